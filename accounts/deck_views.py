@@ -1,0 +1,191 @@
+"""The Chronica Universalis deck builder: the card catalog, a player's decks, the starters.
+
+A deck being edited is a draft held by the page (hidden inputs); htmx posts it to ``draft`` with one
+operation (add, remove, import, clear) and gets the editor panel back. Saving writes it to the Deck.
+Legality is always rules.chronica.validate_deck's (through accounts.decks.deck_summary).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts import decks as deck_helpers
+from accounts.models import Deck
+
+NAME_MAX = Deck._meta.get_field("name").max_length
+
+
+def _chronica():
+    import rules.chronica as chronica
+
+    return chronica
+
+
+def _starter(code):
+    for starter in _chronica().starter_decks():
+        if starter["code"] == code:
+            return starter
+    raise Http404("No such starter deck.")
+
+
+def _clean_name(raw, default="New deck") -> str:
+    name = " ".join((raw or "").split())[:NAME_MAX]
+    return name or default
+
+
+def _posted_cards(request) -> list[str]:
+    return [c.strip() for c in request.POST.getlist("cards") if c.strip()][: deck_helpers.MAX_DRAFT]
+
+
+def catalog(request):
+    cards, params = deck_helpers.filter_catalog(request.GET)
+    ctx = {
+        "cards": cards,
+        "params": params,
+        "filters": deck_helpers.catalog_filters(),
+        "total": len(_chronica().catalog()),
+        "addable": request.GET.get("pick") == "1" and request.user.is_authenticated,
+    }
+    if request.htmx:
+        return render(request, "decks/_results.html", ctx)
+    return render(request, "decks/catalog.html", ctx)
+
+
+@login_required
+def deck_list(request):
+    rows = [
+        {"deck": deck, "summary": deck_helpers.deck_summary(deck.cards)}
+        for deck in Deck.objects.filter(owner=request.user)
+    ]
+    starters = [
+        {"starter": s, "summary": deck_helpers.deck_summary(s["cards"])} for s in _chronica().starter_decks()
+    ]
+    return render(request, "decks/list.html", {"rows": rows, "starters": starters})
+
+
+def _editor(request, *, deck, name, cards, dirty=False, error=None, status=200):
+    ctx = {
+        "deck": deck,
+        "name": name,
+        "cards": cards,
+        "summary": deck_helpers.deck_summary(cards),
+        "dirty": dirty,
+        "error": error,
+        "filters": deck_helpers.catalog_filters(),
+        "params": deck_helpers.filter_catalog({})[1],
+        "catalog_cards": _chronica().catalog(),
+        "addable": True,
+    }
+    return render(request, "decks/editor.html", ctx, status=status)
+
+
+@login_required
+def new_deck(request):
+    if request.method == "POST":
+        deck = Deck.objects.create(
+            owner=request.user, name=_clean_name(request.POST.get("name")), cards=_posted_cards(request)
+        )
+        messages.success(request, f"Deck “{deck.name}” saved.")
+        return redirect("decks:edit", pk=deck.pk)
+    cards, error, name = [], None, "New deck"
+    code = request.GET.get("code")
+    if code:
+        try:
+            cards = _chronica().decode_deck(code)
+            name = "Imported deck"
+        except ValueError as exc:
+            error = str(exc)
+    starter = request.GET.get("starter")
+    if starter:
+        s = _starter(starter)
+        cards, name = list(s["cards"]), f"{s['name']} (copy)"
+    return _editor(request, deck=None, name=name, cards=cards, dirty=bool(cards), error=error)
+
+
+@login_required
+def edit_deck(request, pk):
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    if request.method == "POST":
+        deck.name = _clean_name(request.POST.get("name"), deck.name)
+        deck.cards = _posted_cards(request)
+        deck.save()
+        messages.success(request, f"Deck “{deck.name}” saved.")
+        return redirect("decks:edit", pk=deck.pk)
+    return _editor(request, deck=deck, name=deck.name, cards=list(deck.cards))
+
+
+@login_required
+@require_POST
+def draft(request):
+    """One edit of the draft; answers the editor panel (no database write)."""
+    cards = _posted_cards(request)
+    name = _clean_name(request.POST.get("name"))
+    op = request.POST.get("op")
+    card = request.POST.get("card", "")
+    error = None
+    deck = None
+    if request.POST.get("deck", "").isdigit():
+        deck = get_object_or_404(Deck, pk=int(request.POST["deck"]), owner=request.user)
+    if op == "add":
+        if card not in _chronica().cards.CARD_BY_CODE:
+            error = "There is no such card in the catalog."
+        elif len(cards) >= deck_helpers.MAX_DRAFT:
+            error = "This deck is far too big already."
+        else:
+            cards.append(card)
+    elif op == "remove":
+        if card in cards:
+            cards.remove(card)
+    elif op == "import":
+        try:
+            cards = _chronica().decode_deck(request.POST.get("code", ""))
+        except ValueError as exc:
+            error = str(exc)
+    elif op == "clear":
+        cards = []
+    else:
+        error = "Unknown change."
+    ctx = {"deck": deck, "name": name, "cards": cards, "summary": deck_helpers.deck_summary(cards)}
+    ctx.update(dirty=True, error=error)
+    return render(request, "decks/editor.html#panel", ctx)
+
+
+@login_required
+@require_POST
+def duplicate_deck(request, pk):
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    copy = Deck.objects.create(
+        owner=request.user, name=_clean_name(f"{deck.name} (copy)"[:NAME_MAX]), cards=list(deck.cards)
+    )
+    messages.success(request, f"Copied into “{copy.name}”.")
+    return redirect("decks:edit", pk=copy.pk)
+
+
+@login_required
+@require_POST
+def delete_deck(request, pk):
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    name = deck.name
+    deck.delete()
+    messages.success(request, f"Deck “{name}” deleted.")
+    return redirect("decks:list")
+
+
+def starter(request, code):
+    s = _starter(code)
+    return render(
+        request, "decks/starter.html", {"starter": s, "summary": deck_helpers.deck_summary(s["cards"])}
+    )
+
+
+@login_required
+@require_POST
+def copy_starter(request, code):
+    s = _starter(code)
+    deck = Deck.objects.create(owner=request.user, name=_clean_name(s["name"]), cards=list(s["cards"]))
+    messages.success(request, f"“{s['name']}” is now one of your decks: edit it as you like.")
+    return redirect("decks:edit", pk=deck.pk)

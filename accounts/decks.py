@@ -1,0 +1,197 @@
+"""Decks players bring to a table (Chronica Universalis): saved decks and the ready-made starters."""
+
+from __future__ import annotations
+
+from accounts.models import Deck
+
+DECK_GAMES = {"chronica"}
+
+
+def needs_deck(slug: str) -> bool:
+    return slug in DECK_GAMES
+
+
+def _chronica():
+    import rules.chronica as chronica
+
+    return chronica
+
+
+def deck_choices(user, slug: str) -> list[tuple[str, str]]:
+    """(value, label) pairs for the join form: the player's saved legal decks, then the starters."""
+    if not needs_deck(slug):
+        return []
+    chronica = _chronica()
+    choices = []
+    if user is not None and user.is_authenticated:
+        for deck in Deck.objects.filter(owner=user):
+            if not chronica.validate_deck(deck.cards):
+                choices.append((f"deck:{deck.pk}", deck.name))
+    for starter in chronica.starter_decks():
+        choices.append((f"starter:{starter['code']}", f"Starter: {starter['name']}"))
+    return choices
+
+
+def resolve_deck(user, slug: str, value) -> list[str] | None:
+    """The card codes a join form's choice stands for; ValueError with a message for the player."""
+    if not needs_deck(slug) or not value:
+        return None
+    chronica = _chronica()
+    kind, _, ref = str(value).partition(":")
+    if kind == "starter":
+        for starter in chronica.starter_decks():
+            if starter["code"] == ref:
+                return starter["cards"]
+    elif kind == "deck" and ref.isdigit():
+        deck = Deck.objects.filter(pk=int(ref), owner=user).first()
+        if deck is not None:
+            check_deck(slug, deck.cards)
+            return list(deck.cards)
+    raise ValueError("Choose one of your decks or a starter deck.")
+
+
+def check_deck(slug: str, cards) -> None:
+    """ValueError listing the deck's problems, if any."""
+    if needs_deck(slug):
+        problems = _chronica().validate_deck(cards)
+        if problems:
+            raise ValueError(" ".join(problems))
+
+
+def complete_decks(slug: str, decks: list) -> list:
+    """Seats that brought no deck play a starter deck (seat i: starter i)."""
+    if not needs_deck(slug):
+        return decks
+    starters = _chronica().starter_decks()
+    return [deck if deck else starters[i % len(starters)]["cards"] for i, deck in enumerate(decks)]
+
+
+# --- The deck builder's helpers (display and filtering only; legality is rules.chronica.validate_deck) ---
+
+DOMAIN_LABELS = {"erudition": "Érudition", "prestige": "Prestige", "guerre": "Guerre"}
+SORTS = {
+    "catalog": "Catalog order",
+    "name": "Name",
+    "best": "Best value (any domain)",
+    "erudition": "Érudition value",
+    "prestige": "Prestige value",
+    "guerre": "Guerre value",
+}
+MAX_DRAFT = 120  # cards a draft may hold (a legal deck has 30; more is only a mistake to point out)
+
+
+def catalog_filters() -> dict:
+    """The choices the catalog filter form offers."""
+    from rules.chronica import cards as C
+
+    return {
+        "kinds": [("character", "Characters"), ("building", "Buildings")],
+        "categories": list(C.CATEGORIES.items()),
+        "eras": list(C.ERAS),
+        "domains": list(DOMAIN_LABELS.items()),
+        "sorts": list(SORTS.items()),
+    }
+
+
+def filter_catalog(params) -> tuple[list[dict], dict]:
+    """Catalog cards matching GET-style ``params`` (kind, category, era, domain, q, sort); and the cleaned params."""
+    from django.utils.text import slugify
+
+    chronica = _chronica()
+    get = params.get
+    clean = {
+        "kind": get("kind") if get("kind") in ("character", "building") else "",
+        "category": get("category") if get("category") in chronica.cards.CATEGORIES else "",
+        "era": get("era") if get("era") in chronica.cards.ERAS else "",
+        "domain": get("domain") if get("domain") in DOMAIN_LABELS else "",
+        "q": (get("q") or "").strip()[:60],
+        "sort": get("sort") if get("sort") in SORTS else "catalog",
+    }
+    cards = chronica.catalog()
+    if clean["kind"]:
+        cards = [c for c in cards if c["kind"] == clean["kind"]]
+    if clean["category"]:
+        cards = [c for c in cards if c["category"] == clean["category"]]
+    if clean["era"]:
+        cards = [c for c in cards if c["era"] == clean["era"]]
+    if clean["domain"]:
+        cards = [c for c in cards if c["preferred"] == clean["domain"]]
+    if clean["q"]:
+        needle = slugify(clean["q"])
+        cards = [c for c in cards if needle in slugify(c["name"]) or needle in c["code"]]
+    sort = clean["sort"]
+    if sort == "name":
+        cards.sort(key=lambda c: slugify(c["name"]))
+    elif sort == "best":
+        cards.sort(key=lambda c: (-max(c["values"].values()), slugify(c["name"])))
+    elif sort in DOMAIN_LABELS:
+        cards.sort(key=lambda c: (-c["values"][sort], slugify(c["name"])))
+    return cards, clean
+
+
+def deck_summary(cards) -> dict:
+    """A deck's make-up for the editor: count, problems (from validate_deck), kinds, categories, domains, code."""
+    from django.utils.text import slugify
+
+    chronica = _chronica()
+    C = chronica.cards
+    known = [c for c in cards if isinstance(c, str) and c in C.CARD_BY_CODE]
+    count = len(cards)
+    kinds = {"character": 0, "building": 0}
+    categories = {key: 0 for key in C.CATEGORIES}
+    domains = {key: 0 for key in DOMAIN_LABELS}
+    for code in known:
+        card = C.CARD_BY_CODE[code]
+        kinds[card["kind"]] += 1
+        categories[card["category"]] += 1
+        domains[card["preferred"]] += 1
+    try:
+        deck_code = chronica.encode_deck(list(cards)) if cards else ""
+    except ValueError:
+        deck_code = ""
+    scale = max(1, count)
+    seen: set[str] = set()
+    rows = []
+    for code in cards:
+        card = C.CARD_BY_CODE.get(code) if isinstance(code, str) else None
+        rows.append({"code": code, "card": card, "twice": code in seen})
+        seen.add(code)
+    order = {key: k for k, key in enumerate(C.CATEGORIES)}
+    rows.sort(
+        key=lambda r: (
+            r["card"] is None,
+            r["card"] and r["card"]["kind"],
+            r["card"] and order[r["card"]["category"]],
+            r["card"] and slugify(r["card"]["name"]),
+        )
+    )
+    return {
+        "rows": rows,
+        "count": count,
+        "size": C.DECK_SIZE,
+        "problems": chronica.validate_deck(list(cards)),
+        "legal": not chronica.validate_deck(list(cards)),
+        "kinds": [
+            {
+                "key": "character",
+                "label": "Characters",
+                "n": kinds["character"],
+                "pct": 100 * kinds["character"] // scale,
+            },
+            {
+                "key": "building",
+                "label": "Buildings",
+                "n": kinds["building"],
+                "pct": 100 * kinds["building"] // scale,
+            },
+        ],
+        "categories": [
+            {"key": k, "label": C.CATEGORIES[k], "n": n, "pct": 100 * n // scale}
+            for k, n in categories.items()
+        ],
+        "domains": [
+            {"key": k, "label": DOMAIN_LABELS[k], "n": n, "pct": 100 * n // scale} for k, n in domains.items()
+        ],
+        "code": deck_code,
+        "mix": " · ".join(f"{C.CATEGORIES[k]} {n}" for k, n in categories.items() if n),
+    }

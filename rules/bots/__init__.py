@@ -1,0 +1,75 @@
+"""Bot players for the four games (issue #6). Pure Python, deterministic for a given seed.
+
+    from rules.bots import choose
+    move = choose(game_slug, view, legal_moves, level, seed)           # seat read from the view
+    move = choose(game_slug, view, legal_moves, level, seed, seat=1)   # or given
+
+- ``view`` is exactly ``game.view(state, seat)`` for the bot's seat and ``legal_moves`` is
+  ``game.legal_moves(state, seat)``: a bot decides from what its seat may know, never from the
+  hidden state. The seat is ``view["seat"]`` (Cosmic Crowns, Chronica); Five Crowns and Cosplay
+  views have no ``seat`` key, so it is inferred (the bot is asked only on its own turn: the seat
+  is ``view["turn"]`` in Five Crowns, ``view["active"]`` in Cosplay) unless ``seat`` is given.
+- ``level``: ``"random"`` (a uniformly random legal move), ``"casual"`` (simple game-specific
+  rules of thumb) or ``"strong"`` (determinized Monte Carlo: sample hidden cards consistent
+  with the view, try each candidate move on every sample, play on with the casual policy or
+  look one turn ahead, keep the best on average).
+  Per game (``rules/bots/<game>.py``, each with ``determinize(view, rng, seat)``, ``casual`` and
+  ``strong``): Cosmic Crowns tries every card on 12 deals, rolling out the round with the casual
+  policy (crown margin); Five Crowns samples 60 next draws from the unseen cards and keeps the
+  discard (or the draw) with the lowest expected penalty after its next turn; Chronica shortlists
+  10 moves and plays each on 4 deals against the opponent's greedy reply; Cosplay tries every
+  move on 4 deals, rolling out casual play to the end of its next turn (score margin).
+- The result is always one of ``legal_moves`` (the same dict). The same arguments and seed give
+  the same move: randomness comes only from ``random.Random(seed)``; budgets are counts, never
+  a clock.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.bots import chronica, cosmic_crowns, cosplay, five_crowns
+
+LEVELS = ("random", "casual", "strong")
+BRAINS = {
+    "cosmic_crowns": cosmic_crowns,
+    "five_crowns": five_crowns,
+    "chronica": chronica,
+    "cosplay": cosplay,
+}
+
+
+def seat_of(game_slug: str, view: dict) -> int:
+    """The bot's seat as its view tells it."""
+    if view.get("seat") is not None:
+        return view["seat"]
+    if game_slug == "five_crowns":
+        return view["turn"]
+    if game_slug == "cosplay":
+        pending = view.get("pending")
+        return pending["seat"] if pending else view["active"]
+    raise ValueError("the view does not say whose it is: pass seat=")
+
+
+def choose(
+    game_slug: str, view: dict, legal_moves: list[dict], level: str, seed: int, seat: int | None = None
+) -> dict:
+    """One move of ``legal_moves`` for the seat whose ``view`` this is."""
+    if game_slug not in BRAINS:
+        raise ValueError(f"no bot for game {game_slug!r}")
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    if not legal_moves:
+        raise ValueError("there is no legal move to choose from")
+    rng = random.Random(seed)
+    if level == "random" or len(legal_moves) == 1:
+        return legal_moves[rng.randrange(len(legal_moves))]
+    if seat is None:
+        seat = seat_of(game_slug, view)
+    brain = BRAINS[game_slug]
+    pick = brain.casual if level == "casual" else brain.strong
+    move = pick(view, legal_moves, rng, seat)
+    for legal in legal_moves:
+        if legal == move:
+            return legal
+    raise AssertionError(f"bot chose a move that is not legal: {move!r}")

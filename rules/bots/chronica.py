@@ -1,0 +1,242 @@
+"""Chronica bots: a greedy casual player and a strong player that also weighs the reply.
+
+Both judge a position by victory points and honour (``evaluate``). The casual player takes the
+move with the best immediate result (honour gained in an Action, a slot filled, honour lost
+avoided). The strong player shortlists its best moves, plays each on several determinized
+states, lets the opponent(s) answer greedily with the cards they might hold, and keeps the move
+with the best average outcome; it also values honour more than the casual player does (a seat
+at 0 honour loses whatever its victory points), which is most of its edge.
+
+``determinize(view, rng)`` rebuilds the hidden cards: every seat's deck (order unknown, even the
+bot's own) and the other hands. A seat's deck list is not in the view. The bot assumes the
+ready-made starter deck the engine gives that seat when a table sets no decks, as long as every
+card seen from that seat belongs to it; otherwise the unseen cards are drawn from the catalog
+(distinct cards, none that seat has shown). In the shared-deck variant the unseen cards are the
+catalog minus every card in sight.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.bots.search import clone
+from rules.chronica import GAME
+from rules.chronica import cards as C
+from rules.chronica.engine import SLOTS
+
+SAMPLES = 4
+SHORTLIST = 10
+PLIES = 1  # turns played greedily after the bot's move (1: the opponent's reply)
+# Worth of one honour point and of each point under 4 (one victory point is worth 3). The casual
+# player's weights are fixed; the strong player values honour, its life, more.
+CASUAL_WEIGHTS = (1.2, 2.5)
+HONOUR_WEIGHT = 5.0
+DANGER_WEIGHT = 6.0
+
+
+# --- determinization --------------------------------------------------------------------
+
+
+def _owned_in_sight(view: dict, s: int) -> list[str]:
+    """Cards of seat ``s`` the view shows: discards, its own cards in provinces, its hand if known."""
+    out = list(view["discards"][s])
+    for t, prov in enumerate(view["provinces"]):
+        for i, slot in enumerate(prov):
+            if slot is None:
+                continue
+            guest = view["guests"][t][i]
+            if t == s and slot["building"]:
+                out.append(slot["building"])
+            if slot["character"] and ((t == s and guest is None) or guest == s):
+                out.append(slot["character"])
+    if view.get("seat") == s and "hand" in view:
+        out += view["hand"]
+    return out
+
+
+def _deck_guess(view: dict, s: int, hidden: int, rng: random.Random, seen: list[str]) -> list[str]:
+    starter = C.STARTER_DECKS[s % len(C.STARTER_DECKS)]["cards"]
+    shown = set(seen)
+    if shown <= set(starter):
+        rest = [c for c in starter if c not in shown]
+    else:
+        rest = [row[0] for row in C.CARDS if row[0] not in shown]
+    rng.shuffle(rest)
+    while len(rest) < hidden:  # only if the view is inconsistent with any 30-card deck
+        rest.append(rng.choice([row[0] for row in C.CARDS]))
+    return rest[:hidden]
+
+
+def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict:
+    """A full engine state that gives ``view`` for its seat, the hidden cards dealt at random."""
+    seat = view["seat"] if seat is None else seat
+    n = view["players"]
+    shared = view["shared_deck"]
+    hands: list[list[str]] = []
+    decks: list[list[str]] = []
+    if shared:
+        sight = set(view["river"]) | set(view["hand"])
+        for s in range(n):
+            sight.update(_owned_in_sight(view, s))
+        pool = [row[0] for row in C.CARDS if row[0] not in sight]
+        rng.shuffle(pool)
+        for s in range(n):
+            if s == seat:
+                hands.append(list(view["hand"]))
+            else:
+                hands.append([pool.pop() for _ in range(view["hand_sizes"][s])])
+        pile = pool[: view["pile_size"]]
+    else:
+        for s in range(n):
+            hidden = view["deck_sizes"][s] + (0 if s == seat else view["hand_sizes"][s])
+            cards = _deck_guess(view, s, hidden, rng, _owned_in_sight(view, s))
+            if s == seat:
+                hands.append(list(view["hand"]))
+            else:
+                hands.append(cards[: view["hand_sizes"][s]])
+                cards = cards[view["hand_sizes"][s] :]
+            decks.append(cards)
+    provinces = [
+        [
+            None
+            if slot is None
+            else {"building": slot["building"], "character": slot["character"], "guest": view["guests"][t][i]}
+            for i, slot in enumerate(prov)
+        ]
+        for t, prov in enumerate(view["provinces"])
+    ]
+    phase = view["phase"]
+    mull = view["mulligan"]
+    state = {
+        "seed": rng.getrandbits(48),
+        "draws": 0,
+        "players": n,
+        "options": {"decks": None, "shared_deck": shared},
+        "shared": shared,
+        "hands": hands,
+        "discards": [list(d) for d in view["discards"]],
+        "honour": list(view["honour"]),
+        "provinces": provinces,
+        "phase": phase,
+        "first": view["first"],
+        "current": view["current"],
+        "turn": view["turn"],
+        "mulligan_turn": (mull["seat"] - view["first"]) % n if phase == "mulligan" else n,
+        "mulligans": list(mull["taken"]),
+        "pending_draws": view["pending_draws"],
+        "end_reason": view["end_reason"],
+        "events": [],
+    }
+    if shared:
+        state["pile"] = pile
+        state["river"] = list(view["river"])
+    else:
+        state["decks"] = decks
+    return state
+
+
+# --- judging a position ------------------------------------------------------------------
+
+
+def evaluate(state: dict, seat: int, weights: tuple[float, float] = CASUAL_WEIGHTS) -> float:
+    """Victory points and honour, mine against the best opponent's; a finished game counts most."""
+    vps = GAME.victory_points(state)
+    honour = state["honour"]
+    if state["phase"] == "over":
+        winners = GAME.result(state)["winners"]
+        if seat in winners:
+            return 1000.0 / len(winners) + vps[seat]
+        return -1000.0 + vps[seat]
+
+    def worth(s: int) -> float:
+        h = honour[s]
+        danger = max(0, 4 - h) * weights[1]
+        prov = state["provinces"][s]
+        shielded = sum(1 for i in range(4, SLOTS) if prov[i] is not None and prov[i - 4] is not None)
+        return 3.0 * vps[s] + weights[0] * h - danger + 0.3 * len(state["hands"][s]) + 0.4 * shielded
+
+    others = [worth(s) for s in range(state["players"]) if s != seat]
+    return worth(seat) - max(others)
+
+
+def _after(state: dict, seat: int, move: dict) -> dict:
+    new = clone(state)
+    GAME._apply(new, seat, move)
+    return new
+
+
+def _quick(move: dict, state: dict, seat: int) -> float:
+    """Small preferences between otherwise equal moves (keep the stronger cards in hand)."""
+    if move["type"] == "pass" and move.get("discard"):
+        return -0.01 * max(C.CARD_BY_CODE[move["discard"]]["values"].values())
+    if move["type"] == "action" and move.get("reinforce"):
+        return -0.5  # a reinforcement spends a second card
+    return 0.0
+
+
+def greedy(state: dict, seat: int, moves: list[dict]) -> dict:
+    """The move with the best immediate ``evaluate`` (the casual player's rule)."""
+    if moves[0]["type"] in ("mulligan", "keep"):
+        return {"type": "keep"}
+    if moves[0]["type"] == "draw":
+        return _pick_draw(moves)
+    best, best_value = moves[0], None
+    for move in moves:
+        value = evaluate(_after(state, seat, move), seat) + _quick(move, state, seat)
+        if best_value is None or value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _pick_draw(moves: list[dict]) -> dict:
+    river = [m for m in moves if m.get("source") == "river"]
+    if river:
+        top = max(river, key=lambda m: max(C.CARD_BY_CODE[m["card"]]["values"].values()))
+        if max(C.CARD_BY_CODE[top["card"]]["values"].values()) >= 6:
+            return top
+    return next(m for m in moves if m.get("source") == "pile")
+
+
+def casual(view: dict, moves: list[dict], rng: random.Random, seat: int) -> dict:
+    if moves[0]["type"] in ("mulligan", "keep", "draw"):
+        return greedy({}, seat, moves)
+    return greedy(determinize(view, rng, seat), seat, moves)
+
+
+# --- strong --------------------------------------------------------------------------------
+
+
+def _play_on(state: dict, seat: int, plies: int) -> None:
+    """Greedy moves for everyone for ``plies`` more turns after the current one (and its draws)."""
+    last = state["turn"] + plies
+    for _ in range(12 * (plies + 1)):
+        if GAME.is_over(state) or state["turn"] > last:
+            return
+        if state["turn"] == last and state["phase"] == "play" and GAME.to_act(state)[0] == seat:
+            return
+        actor = GAME.to_act(state)[0]
+        GAME._apply(state, actor, greedy(state, actor, GAME.legal_moves(state, actor)))
+
+
+def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples: int | None = None) -> dict:
+    if moves[0]["type"] in ("mulligan", "keep", "draw"):
+        return greedy({}, seat, moves)
+    dets = [determinize(view, rng, seat) for _ in range(samples or SAMPLES)]
+    weights = (HONOUR_WEIGHT, DANGER_WEIGHT)
+    first = [
+        (evaluate(_after(dets[0], seat, m), seat, weights) + _quick(m, dets[0], seat), i)
+        for i, m in enumerate(moves)
+    ]
+    first.sort(key=lambda p: (-p[0], p[1]))
+    shortlist = [moves[i] for _v, i in first[:SHORTLIST]]
+    passes = [m for m in moves if m["type"] in ("pass", "end_turn")]
+    if passes and not any(m["type"] in ("pass", "end_turn") for m in shortlist):
+        shortlist.append(max(passes, key=lambda m: _quick(m, dets[0], seat)))
+    totals = [0.0] * len(shortlist)
+    for det in dets:
+        for i, move in enumerate(shortlist):
+            state = _after(det, seat, move)
+            _play_on(state, seat, PLIES)
+            totals[i] += evaluate(state, seat, (HONOUR_WEIGHT, DANGER_WEIGHT)) + _quick(move, det, seat)
+    best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
+    return shortlist[best]

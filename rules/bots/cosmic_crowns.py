@@ -1,0 +1,267 @@
+"""Cosmic Crowns bots: a casual trick-taker, and a determinized Monte Carlo search.
+
+``determinize(view, rng)`` deals the cards the seat cannot see (the other hands, the face-down
+stack, the finished tricks of the round other than the last one) at random, respecting what
+the view shows: the hand sizes, the stack size, and the clans a player has shown to be void in
+(they did not follow the Leading clan in the trick in progress or the last trick).
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.bots.search import flat_monte_carlo
+from rules.cosmic_crowns.cards import CARDS, CLANS, DECK, sort_key
+from rules.cosmic_crowns.engine import GAME
+
+SAMPLES = 12
+ROLLOUT_MOVES = 400
+
+
+# --- determinization --------------------------------------------------------------------
+
+
+def _voids(view: dict) -> dict[int, set[str]]:
+    out: dict[int, set[str]] = {}
+    tricks = [view["trick"]]
+    if view.get("last_trick"):
+        tricks.append(view["last_trick"]["cards"])
+    for trick in tricks:
+        if not trick:
+            continue
+        lead = CARDS[trick[0]["card"]]["clan"]
+        if lead is None:
+            continue
+        for entry in trick[1:]:
+            if entry["how"] == "play" and CARDS[entry["card"]]["clan"] != lead:
+                out.setdefault(entry["seat"], set()).add(lead)
+    return out
+
+
+def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict:
+    """A full engine state that gives ``view`` for its seat, the hidden cards dealt at random."""
+    seat = view["seat"] if seat is None else seat
+    n = view["players"]
+    hand = list(view["hand"])
+    known = set(hand)
+    known.update(e["card"] for e in view["trick"])
+    known.update(view["revealed"])
+    last = view.get("last_trick")
+    seen_spent = [e["card"] for e in last["cards"]] if last else []
+    seen_spent += [c for c in view.get("spent", []) if c not in seen_spent]
+    known.update(seen_spent)
+    unknown = [c for c in DECK if c not in known]
+    rng.shuffle(unknown)
+    voids = _voids(view)
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[seat] = hand
+    others = [s for s in range(n) if s != seat]
+    # Most constrained opponents first; a card a void opponent cannot hold goes to the next one.
+    others.sort(key=lambda s: -len(voids.get(s, ())))
+    pool = unknown
+    for s in others:
+        want = view["hand_sizes"][s]
+        void = voids.get(s, set())
+        fits = [c for c in pool if CARDS[c]["clan"] not in void]
+        if len(fits) < want:
+            fits = pool
+        take = fits[:want]
+        taken = set(take)
+        hands[s] = take
+        pool = [c for c in pool if c not in taken]
+    stack = pool[: view["stack_size"]]
+    spent = seen_spent + pool[view["stack_size"] :]
+    pending = view["pending"]
+    state_pending = None
+    if pending is not None:
+        state_pending = {"kind": pending["kind"], "seats": list(pending["seats"])}
+        if "cause" in pending:
+            state_pending["cause"] = pending["cause"]
+    assassin_reveal = bool(
+        pending is not None
+        and pending["kind"] == "bid"
+        and view["revealed"]
+        and CARDS[view["revealed"][0]]["kind"] == "assassin"
+        and not view["trick"]
+    )
+    return {
+        "seed": rng.getrandbits(48),
+        "draws": 0,
+        "players": n,
+        "options": {"mode": view["mode"], "reverse": view["reverse"]},
+        "rounds": view["rounds"],
+        "round": view["round"],
+        "round_size": view["round_size"],
+        "dealer": view["dealer"],
+        "tie_brawl": view["tie_brawl"],
+        "brawl_tied": list(view["brawl_tied"]),
+        "hands": [sorted(h, key=sort_key) for h in hands],
+        "stack": stack,
+        "revealed": list(view["revealed"]),
+        "battleground": view["battleground"],
+        "trick": [dict(e) for e in view["trick"]],
+        "leader": view["leader"],
+        "divine": view["divine_winner"],
+        "spent": spent,
+        "crowns": list(view["crowns"]),
+        "tricks": list(view["tricks"]),
+        "bids": list(view["bids"]),
+        "pending": state_pending,
+        "assassin_reveal": assassin_reveal,
+        "last_trick": (
+            {"cards": [dict(e) for e in last["cards"]], "winner": last["winner"]} if last else None
+        ),
+        "last_round": dict(view["last_round"]) if view["last_round"] else None,
+        "events": [],
+        "over": view["over"],
+        "winners": list(view["result"]["winners"]) if view.get("result") else [],
+    }
+
+
+# --- the casual policy --------------------------------------------------------------------
+
+
+def _facts(src: dict, seat: int, is_state: bool) -> dict:
+    """The few facts the casual policy reads, from a view or (in rollouts) a state."""
+    if is_state:
+        return {
+            "hand": src["hands"][seat],
+            "trick": src["trick"],
+            "battleground": src["battleground"],
+            "divine": src["divine"],
+            "crowns": src["crowns"],
+            "tricks": src["tricks"],
+            "bids": src["bids"],
+            "hard": src["options"]["mode"] == "hard" and not src["tie_brawl"],
+            "players": src["players"],
+        }
+    return {
+        "hand": src["hand"],
+        "trick": src["trick"],
+        "battleground": src["battleground"],
+        "divine": src["divine_winner"],
+        "crowns": src["crowns"],
+        "tricks": src["tricks"],
+        "bids": src["bids"],
+        "hard": src["mode"] == "hard" and not src["tie_brawl"],
+        "players": src["players"],
+    }
+
+
+def _winner(trick: list[dict], battleground: str | None, divine: int | None) -> int | None:
+    if divine is not None:
+        return divine
+    counted = [e for e in trick if e["how"] != "discard"]
+    if not counted:
+        return None
+    lead = CARDS[trick[0]["card"]]["clan"]
+    for clan in (battleground, lead):
+        same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
+        if same:
+            return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
+    return None
+
+
+def _would_win(f: dict, seat: int, card: str) -> bool:
+    if CARDS[card]["divine"]:
+        return f["divine"] is None
+    trick = [*f["trick"], {"seat": seat, "card": card, "how": "play"}]
+    return _winner(trick, f["battleground"], f["divine"]) == seat
+
+
+def _cheapness(f: dict, card: str) -> tuple:
+    """Order for dumping: Thief first (it steals a crown), then low off-clan cards; Divines last."""
+    c = CARDS[card]
+    return (c["divine"], c["clan"] == f["battleground"], c["value"])
+
+
+def _strength(f: dict, card: str) -> float:
+    """A rough chance that ``card`` takes a trick later, for bidding."""
+    c = CARDS[card]
+    if c["divine"]:
+        return 0.9
+    if c["clan"] == f["battleground"]:
+        return max(0.0, (c["value"] - 6) / 8)
+    return max(0.0, (c["value"] - 11) / 6)
+
+
+def _choose_play(f: dict, seat: int, cards: list[str]) -> str:
+    want = True
+    if f["hard"] and f["bids"][seat] is not None and f["tricks"][seat] >= f["bids"][seat]:
+        want = False
+    winners = [c for c in cards if _would_win(f, seat, c)]
+    if not want:
+        losers = [c for c in cards if c not in winners]
+        if losers:
+            return max(losers, key=lambda c: (not CARDS[c]["divine"], CARDS[c]["value"]))
+        return min(cards, key=lambda c: _cheapness(f, c))
+    if not f["trick"]:
+        strong = [c for c in cards if CARDS[c]["clan"] == f["battleground"] and CARDS[c]["value"] >= 12]
+        if strong:
+            return max(strong, key=lambda c: CARDS[c]["value"])
+        return min(cards, key=lambda c: _cheapness(f, c))
+    plain = [c for c in winners if not CARDS[c]["divine"]]
+    if plain:
+        return min(plain, key=lambda c: (c.endswith("thief") is False, _cheapness(f, c)))
+    return min(cards, key=lambda c: _cheapness(f, c))
+
+
+def casual_from(f: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
+    kind = moves[0]["type"]
+    if kind == "play":
+        card = _choose_play(f, seat, [m["card"] for m in moves])
+        return {"type": "play", "card": card}
+    if kind == "discard":
+        card = min((m["card"] for m in moves), key=lambda c: _cheapness(f, c))
+        return {"type": "discard", "card": card}
+    if kind == "choose_clan":
+
+        def weight(clan):
+            return sum(CARDS[c]["value"] for c in f["hand"] if CARDS[c]["clan"] == clan)
+
+        clan = max(CLANS, key=lambda c: (weight(c), -CLANS.index(c)))
+        return {"type": "choose_clan", "clan": clan}
+    if kind == "bid":
+        expect = round(sum(_strength(f, c) for c in f["hand"]))
+        return min(moves, key=lambda m: (abs(m["tricks"] - expect), m["tricks"]))
+    if kind == "assassinate":
+        return max(moves, key=lambda m: (f["crowns"][m["target"]], -m["target"]))
+    if kind == "steal":
+        return max(
+            moves, key=lambda m: (-1 if m["from"] is None else f["crowns"][m["from"]], -(m["from"] or 0))
+        )
+    return moves[0]
+
+
+def casual(view: dict, moves: list[dict], rng: random.Random, seat: int) -> dict:
+    return casual_from(_facts(view, seat, False), seat, moves, rng)
+
+
+def rollout_policy(state: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
+    return casual_from(_facts(state, seat, True), seat, moves, rng)
+
+
+# --- the strong search ----------------------------------------------------------------------
+
+
+def evaluate(state: dict, seat: int) -> float:
+    crowns = state["crowns"]
+    others = max(c for s, c in enumerate(crowns) if s != seat)
+    value = crowns[seat] - others
+    if state["over"]:
+        value += 20 if seat in state["winners"] else -20
+    return value
+
+
+def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples: int | None = None) -> dict:
+    if len(moves) == 1:
+        return moves[0]
+    start = (view["round"], view["tie_brawl"])
+
+    def stop(state):
+        return (state["round"], state["tie_brawl"]) != start
+
+    dets = [determinize(view, rng, seat) for _ in range(samples or SAMPLES)]
+    return flat_monte_carlo(
+        GAME, seat, moves, dets, rng, evaluate, policy=rollout_policy, stop=stop, max_moves=ROLLOUT_MOVES
+    )

@@ -1,0 +1,184 @@
+"""What every game engine shares: the error, the Game protocol, options, seeded randomness.
+
+Pure Python: no Django, no I/O, no clock, no global random. An engine's state is a
+plain JSON-serialisable dict; ``apply`` works on a deep copy, so the caller's state is
+never touched.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. Its message is written for the player."""
+
+
+class Game(Protocol):
+    """The interface of CONTRACTS §1, plus the few extras the platform uses.
+
+    ``options`` describes the table options as JSON (shown by ``GET /api/games``)::
+
+        {"mode": {"type": "choice", "choices": ["easy", "hard"], "default": "easy", "label": "Mode"},
+         "reverse": {"type": "bool", "default": False, "label": "Reverse variant"}}
+    """
+
+    slug: str
+    title: str
+    min_players: int
+    max_players: int
+    options: dict[str, dict[str, Any]]
+    low_score_wins: bool  # the result's scores are penalties: the lowest total wins
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> State: ...
+    def to_act(self, state: State) -> list[int]: ...
+    def legal_moves(self, state: State, seat: int) -> list[Move]: ...
+    def apply(self, state: State, seat: int, move: Move) -> State: ...
+    def view(self, state: State, seat: int | None) -> dict: ...
+    def is_over(self, state: State) -> bool: ...
+    def result(self, state: State) -> dict: ...
+    def dump(self, state: State) -> dict: ...
+    def load(self, data: dict) -> State: ...
+
+    def narrate(
+        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
+    ) -> list[str]:
+        """Readable lines for the move log, as ``viewer`` may read them (never a hidden card)."""
+        ...
+
+    def public_move(self, move: Move, seat: int, viewer: int | None) -> Move:
+        """The move as ``viewer`` may see it in the move log while the game is on."""
+        ...
+
+
+def validate_options(schema: dict[str, dict[str, Any]], options: dict | None) -> dict[str, Any]:
+    """Fill defaults and check every option against ``schema``; ValueError on anything unknown or bad.
+
+    Types: ``choice`` (one of ``choices``), ``bool``, ``int`` (``min``/``max``), and ``any``
+    (passed through for the engine to check itself, such as Chronica's decks).
+    """
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ValueError("options must be an object")
+    unknown = sorted(set(options) - set(schema))
+    if unknown:
+        raise ValueError(f"unknown option: {', '.join(unknown)}")
+    out: dict[str, Any] = {}
+    for name, spec in schema.items():
+        value = options.get(name, spec.get("default"))
+        kind = spec["type"]
+        if kind == "choice" and value not in spec["choices"]:
+            raise ValueError(f"option {name} must be one of {', '.join(map(str, spec['choices']))}")
+        if kind == "bool" and not isinstance(value, bool):
+            raise ValueError(f"option {name} must be true or false")
+        if kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"option {name} must be a whole number")
+            if not spec.get("min", value) <= value <= spec.get("max", value):
+                raise ValueError(f"option {name} must be from {spec['min']} to {spec['max']}")
+        out[name] = copy.deepcopy(value)
+    return out
+
+
+# --- Seeded randomness ---------------------------------------------------------------
+# The state holds "seed" and "draws" (how many random draws were made so far). Each draw
+# builds its own random.Random from (seed, draws), and only Random.random() is used, which
+# is stable across Python versions. Replaying the same moves gives the same draws.
+
+
+def _generator(state: State) -> random.Random:
+    digest = hashlib.sha256(f"{state['seed']}:{state['draws']}".encode()).digest()
+    state["draws"] += 1
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def shuffle(state: State, items: list) -> list:
+    """A new list with ``items`` in a random order (Fisher–Yates); advances the state's draws."""
+    rnd = _generator(state)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = int(rnd.random() * (i + 1))
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def below(state: State, n: int) -> int:
+    """A random whole number in 0..n-1; advances the state's draws."""
+    if n <= 0:
+        raise ValueError("below() needs n >= 1")
+    return min(int(_generator(state).random() * n), n - 1)
+
+
+def new_state(seed: int, players: int, options: dict) -> State:
+    """The fields every engine's state starts with."""
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError("seed must be a whole number")
+    return {"seed": seed, "draws": 0, "players": players, "options": options}
+
+
+class BaseGame:
+    """Shared plumbing for engines whose state is a plain dict.
+
+    Subclasses set the class attributes and write ``_setup``, ``to_act``, ``legal_moves``,
+    ``_apply`` (mutates the copy it is given), ``view``, ``is_over`` and ``result``.
+    ``legal_moves`` and ``_apply`` must share one set of checks.
+    """
+
+    slug = ""
+    title = ""
+    min_players = 2
+    max_players = 2
+    options: dict[str, dict[str, Any]] = {}
+    low_score_wins = False  # True where the scores are penalties (Five Crowns)
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> State:
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError("players must be a whole number")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players")
+        opts = validate_options(self.options, options)
+        return self._setup(new_state(seed, players, opts))
+
+    def _setup(self, state: State) -> State:
+        raise NotImplementedError
+
+    def apply(self, state: State, seat: int, move: Move) -> State:
+        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+            raise IllegalMove("A move is an object with a type.")
+        if self.is_over(state):
+            raise IllegalMove("The game is over.")
+        if seat not in self.to_act(state):
+            raise IllegalMove("It is not your turn.")
+        new = copy.deepcopy(state)
+        self._apply(new, seat, move)
+        return new
+
+    def _apply(self, state: State, seat: int, move: Move) -> None:
+        raise NotImplementedError
+
+    def dump(self, state: State) -> dict:
+        return copy.deepcopy(state)
+
+    def load(self, data: dict) -> State:
+        return copy.deepcopy(data)
+
+    def public_move(self, move: Move, seat: int, viewer: int | None) -> Move:
+        return move
+
+    def narrate(
+        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
+    ) -> list[str]:
+        return [f"{names[seat]}: {move['type']}"]
+
+
+def require(condition: object, message: str) -> None:
+    """Raise IllegalMove(message) unless ``condition`` holds."""
+    if not condition:
+        raise IllegalMove(message)

@@ -1,0 +1,69 @@
+"""Cosmic Crowns card data: one table of the 64 cards (CONTRACTS §1, RULINGS).
+
+A clan card is ``CLAN-RANK`` (``eagle-7``, ``frog-g2``, ``dog-emperor``, ``raptor-assassin``,
+``eagle-thief``); the four Divine cards are ``falling-star-1``, ``falling-star-2``,
+``devil-1`` and ``devil-2``. There is one copy of each card.
+"""
+
+from __future__ import annotations
+
+CLANS = ("eagle", "frog", "dog", "raptor")
+CLAN_NAMES = {"eagle": "Eagle", "frog": "Frog", "dog": "Dog", "raptor": "Raptor"}
+
+# (rank code, kind, value, display name); value orders the cards of one clan, highest wins.
+RANKS = (
+    ("thief", "thief", 0, "Thief"),
+    ("assassin", "assassin", 1, "Assassin"),
+    *((str(v), "soldier", v, str(v)) for v in range(2, 11)),
+    ("g1", "general", 11, "General 1★"),
+    ("g2", "general", 12, "General 2★"),
+    ("g3", "general", 13, "General 3★"),
+    ("emperor", "emperor", 14, "Emperor"),
+)
+
+DIVINES = (
+    ("falling-star-1", "falling_star", "Falling Star"),
+    ("falling-star-2", "falling_star", "Falling Star"),
+    ("devil-1", "devil", "Devil"),
+    ("devil-2", "devil", "Devil"),
+)
+
+
+def _table() -> dict[str, dict]:
+    cards: dict[str, dict] = {}
+    for code, kind, name in DIVINES:
+        cards[code] = {"code": code, "clan": None, "kind": kind, "value": 15, "divine": True, "name": name}
+    for clan in CLANS:
+        for rank, kind, value, label in RANKS:
+            code = f"{clan}-{rank}"
+            cards[code] = {
+                "code": code,
+                "clan": clan,
+                "kind": kind,
+                "value": value,
+                "divine": False,
+                "name": f"{CLAN_NAMES[clan]} {label}",
+            }
+    return cards
+
+
+CARDS: dict[str, dict] = _table()
+DECK: tuple[str, ...] = tuple(CARDS)
+assert len(DECK) == 64
+
+
+def name(code: str) -> str:
+    return CARDS[code]["name"]
+
+
+def sort_key(code: str) -> tuple[int, int]:
+    """Display order in a hand: Divine cards first, then clan by clan, highest first."""
+    card = CARDS[code]
+    if card["divine"]:
+        return (0, DECK.index(code))
+    return (1 + CLANS.index(card["clan"]), -card["value"])
+
+
+def catalog() -> list[dict]:
+    """Every card as a dict (code, name, clan, kind, value, divine)."""
+    return [dict(card) for card in CARDS.values()]

@@ -1,0 +1,586 @@
+"""The Cosmic Crowns engine (rulebooks 000/002, RULINGS.md "Cosmic Crowns").
+
+State (a plain JSON dict, on top of BaseGame's seed/draws/players/options):
+
+- ``round`` 1..``rounds``, ``round_size``, ``dealer``, ``tie_brawl`` (bool), ``brawl_tied`` (seats);
+- ``hands`` (per seat, sorted), ``stack`` (face-down, top first), ``revealed`` (Battleground
+  cards turned up this round, oldest first), ``battleground`` (clan or None while chosen);
+- ``trick`` (``{"seat", "card", "how"}`` in play order; how is ``play``, ``reveal``
+  (the Assassin reveal's card), ``assassinated`` or ``discard``), ``leader``, ``divine``
+  (seat whose Divine card wins the trick, or None), ``spent`` (cards of finished tricks);
+- ``crowns`` (totals), ``tricks`` (tricks won this round), ``bids`` (Hard mode);
+- ``pending``: the awaited decision ``{"kind", "seats", ...}`` (kinds: play, bid, choose_clan,
+  assassinate, steal, discard), ``assassin_reveal`` (the reveal's card is still to be played);
+- ``last_trick``, ``last_round``, ``events`` (what the last move caused, for ``narrate``),
+  ``over``, ``winners``.
+
+Readings chosen where the rulebooks and RULINGS are silent (also on the rules page):
+
+- Assassin reveal: the dealer's random card opens the first trick, then play continues with
+  the player left of the dealer. In Hard mode the bids come first, then that card is played.
+- After a Divine card, the players who have not played discard at the same time: ``to_act``
+  lists all of them; each discard is its own move, in any order. A Falling Star's new clan
+  is chosen before those discards. On the last trick of a round the choice cannot matter
+  and is skipped.
+- The Thief steals from another player with a crown; from the pile if no other player has
+  one. With a single possible victim (or only the pile) the steal resolves by itself; with
+  a single player left to name, the Assassin's choice resolves by itself.
+- Tie brawl: the next dealer in rotation (left of the last dealer) deals and leads; no bids;
+  the trick's crown and Thief steals still move crowns; the trick's winner wins the game.
+"""
+
+from __future__ import annotations
+
+from rules.core import BaseGame, IllegalMove, Move, State, below, require, shuffle
+from rules.cosmic_crowns.cards import CARDS, CLAN_NAMES, CLANS, DECK, name, sort_key
+
+MOVE_KEYS = {
+    "play": "card",
+    "discard": "card",
+    "bid": "tricks",
+    "choose_clan": "clan",
+    "assassinate": "target",
+    "steal": "from",
+}
+
+ASK = {
+    "play": "play a card",
+    "discard": "discard a card",
+    "bid": "bid",
+    "choose_clan": "choose the Battleground clan",
+    "assassinate": "name the player to assassinate",
+    "steal": "choose whom to steal a crown from",
+}
+
+
+def round_sizes(reverse: bool) -> list[int]:
+    down = list(range(10, 0, -1))
+    return down + list(range(1, 11)) if reverse else down
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class CosmicCrowns(BaseGame):
+    slug = "cosmic_crowns"
+    title = "Cosmic Crowns"
+    min_players = 2
+    max_players = 6
+    options = {
+        "mode": {"type": "choice", "choices": ["easy", "hard"], "default": "easy", "label": "Mode"},
+        "reverse": {"type": "bool", "default": False, "label": "Reverse variant (then 1 to 10 cards)"},
+    }
+
+    # --- set-up and dealing ----------------------------------------------------------
+
+    def _setup(self, state: State) -> State:
+        n = state["players"]
+        state.update(
+            {
+                "rounds": len(round_sizes(state["options"]["reverse"])),
+                "round": 1,
+                "round_size": 0,
+                "dealer": 0,
+                "tie_brawl": False,
+                "brawl_tied": [],
+                "hands": [[] for _ in range(n)],
+                "stack": [],
+                "revealed": [],
+                "battleground": None,
+                "trick": [],
+                "leader": 0,
+                "divine": None,
+                "spent": [],
+                "crowns": [0] * n,
+                "tricks": [0] * n,
+                "bids": [None] * n,
+                "pending": None,
+                "assassin_reveal": False,
+                "last_trick": None,
+                "last_round": None,
+                "events": [],
+                "over": False,
+                "winners": [],
+            }
+        )
+        self._deal(state, size=round_sizes(state["options"]["reverse"])[0])
+        self._advance(state)
+        return state
+
+    def _hard(self, state: State) -> bool:
+        return state["options"]["mode"] == "hard" and not state["tie_brawl"]
+
+    def _deal(self, state: State, size: int) -> None:
+        self._deal_from(state, shuffle(state, DECK), size)
+
+    def _deal_from(self, state: State, deck: list[str], size: int) -> None:
+        """Deal ``size`` cards each from ``deck`` (top first) and turn up the Battleground card."""
+        n = state["players"]
+        dealer = state["dealer"]
+        state["round_size"] = size
+        state["hands"] = [sorted(deck[i * size : (i + 1) * size], key=sort_key) for i in range(n)]
+        state["stack"] = deck[n * size :]
+        state["revealed"] = []
+        state["battleground"] = None
+        state["trick"] = []
+        state["spent"] = []
+        state["divine"] = None
+        state["leader"] = dealer
+        state["tricks"] = [0] * n
+        state["bids"] = [None] * n
+        state["assassin_reveal"] = False
+        state["last_trick"] = None
+        state["pending"] = None
+        state["events"].append(
+            {
+                "e": "deal",
+                "round": state["round"],
+                "size": size,
+                "dealer": dealer,
+                "brawl": state["tie_brawl"],
+            }
+        )
+        top = state["stack"].pop(0)
+        state["revealed"].append(top)
+        card = CARDS[top]
+        state["events"].append({"e": "reveal", "card": top, "cause": "deal"})
+        if card["kind"] == "falling_star":
+            state["pending"] = {"kind": "choose_clan", "seats": [dealer], "cause": "falling_star_reveal"}
+            return
+        if card["kind"] == "devil":
+            chooser = (dealer + 1) % n
+            state["pending"] = {"kind": "choose_clan", "seats": [chooser], "cause": "devil_reveal"}
+            return
+        state["battleground"] = card["clan"]
+        if card["kind"] == "assassin":
+            state["assassin_reveal"] = True
+        elif card["kind"] == "thief":
+            lost = state["crowns"][dealer] > 0
+            if lost:
+                state["crowns"][dealer] -= 1
+            state["events"].append({"e": "robbed", "seat": dealer, "lost": lost})
+
+    # --- the flow of play --------------------------------------------------------------
+
+    def _unplayed(self, state: State) -> list[int]:
+        """Seats that have no card in the trick yet, clockwise from the leader."""
+        n = state["players"]
+        done = {entry["seat"] for entry in state["trick"]}
+        return [s for s in ((state["leader"] + i) % n for i in range(n)) if s not in done]
+
+    def _advance(self, state: State) -> None:
+        """Resolve everything automatic until a decision is awaited or the game is over."""
+        n = state["players"]
+        while state["pending"] is None and not state["over"]:
+            if self._hard(state) and None in state["bids"]:
+                dealer = state["dealer"]
+                bidder = next(s for s in ((dealer + i) % n for i in range(n)) if state["bids"][s] is None)
+                state["pending"] = {"kind": "bid", "seats": [bidder]}
+                return
+            if state["assassin_reveal"]:
+                state["assassin_reveal"] = False
+                dealer = state["dealer"]
+                hand = state["hands"][dealer]
+                card = hand.pop(below(state, len(hand)))
+                state["trick"].append({"seat": dealer, "card": card, "how": "reveal"})
+                state["events"].append({"e": "assassin_reveal", "seat": dealer, "card": card})
+                self._card_effects(state, dealer, card, "reveal")
+                continue
+            if len(state["trick"]) == n:
+                self._finish_trick(state)
+                continue
+            unplayed = self._unplayed(state)
+            if state["divine"] is not None:
+                state["pending"] = {"kind": "discard", "seats": unplayed}
+            else:
+                state["pending"] = {"kind": "play", "seats": [unplayed[0]]}
+            return
+
+    def _card_effects(self, state: State, seat: int, code: str, how: str) -> None:
+        """What a card does as it enters the trick (may set a pending decision)."""
+        card = CARDS[code]
+        if how == "discard":
+            return
+        if card["divine"]:
+            if state["divine"] is not None:
+                return
+            state["divine"] = seat
+            if card["kind"] == "falling_star":
+                if state["hands"][seat]:
+                    state["pending"] = {"kind": "choose_clan", "seats": [seat], "cause": "falling_star"}
+            else:
+                self._devil_reveal(state)
+            return
+        if how != "play":
+            return  # an Assassin or Thief played for its owner, or revealed, only has its value
+        if card["kind"] == "assassin":
+            targets = [s for s in self._unplayed(state) if s != seat]
+            if len(targets) > 1:
+                state["pending"] = {"kind": "assassinate", "seats": [seat]}
+            elif targets:
+                self._assassinate(state, seat, targets[0])
+            else:
+                state["events"].append({"e": "no_victim", "seat": seat})
+        elif card["kind"] == "thief":
+            victims = self._thief_victims(state, seat)
+            if len(victims) > 1:
+                state["pending"] = {"kind": "steal", "seats": [seat]}
+            else:
+                self._steal(state, seat, victims[0] if victims else None)
+
+    def _thief_victims(self, state: State, seat: int) -> list[int]:
+        return [s for s in range(state["players"]) if s != seat and state["crowns"][s] > 0]
+
+    def _steal(self, state: State, seat: int, victim: int | None) -> None:
+        if victim is not None:
+            state["crowns"][victim] -= 1
+        state["crowns"][seat] += 1
+        state["events"].append({"e": "steal", "seat": seat, "from": victim})
+
+    def _assassinate(self, state: State, seat: int, target: int) -> None:
+        hand = state["hands"][target]
+        card = hand.pop(below(state, len(hand)))
+        state["trick"].append({"seat": target, "card": card, "how": "assassinated"})
+        state["events"].append({"e": "assassinated", "seat": seat, "target": target, "card": card})
+        self._card_effects(state, target, card, "assassinated")
+
+    def _devil_reveal(self, state: State) -> None:
+        while state["stack"]:
+            top = state["stack"].pop(0)
+            state["revealed"].append(top)
+            state["events"].append({"e": "reveal", "card": top, "cause": "devil"})
+            clan = CARDS[top]["clan"]
+            if clan is not None:
+                state["battleground"] = clan
+                return
+        state["events"].append({"e": "stack_empty", "clan": state["battleground"]})
+
+    def _leading_clan(self, state: State) -> str | None:
+        if not state["trick"]:
+            return None
+        return CARDS[state["trick"][0]["card"]]["clan"]
+
+    def _trick_winner(self, state: State) -> int:
+        if state["divine"] is not None:
+            return state["divine"]
+        counted = [e for e in state["trick"] if e["how"] != "discard"]
+        for clan in (state["battleground"], self._leading_clan(state)):
+            same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
+            if same:
+                return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
+        raise AssertionError("a trick always has a Leading clan card or a Divine card")
+
+    def _finish_trick(self, state: State) -> None:
+        winner = self._trick_winner(state)
+        state["tricks"][winner] += 1
+        crown = not self._hard(state)
+        if crown:
+            state["crowns"][winner] += 1
+        state["events"].append({"e": "trick", "winner": winner, "crown": crown})
+        state["last_trick"] = {"cards": state["trick"], "winner": winner}
+        state["spent"].extend(entry["card"] for entry in state["trick"])
+        state["trick"] = []
+        state["divine"] = None
+        state["leader"] = winner
+        if not any(state["hands"]):
+            self._end_round(state, winner)
+
+    def _end_round(self, state: State, last_winner: int) -> None:
+        n = state["players"]
+        gains = None
+        if self._hard(state):
+            gains = [b + 1 if t == b else 0 for b, t in zip(state["bids"], state["tricks"], strict=True)]
+            for s in range(n):
+                state["crowns"][s] += gains[s]
+            state["events"].append({"e": "scored", "gains": gains})
+        state["last_round"] = {
+            "round": state["round"],
+            "tie_brawl": state["tie_brawl"],
+            "tricks": list(state["tricks"]),
+            "bids": list(state["bids"]),
+            "gains": gains,
+            "last_trick_winner": last_winner,
+        }
+        if state["tie_brawl"]:
+            self._game_over(state, [last_winner])
+            return
+        if state["round"] == state["rounds"]:
+            top = max(state["crowns"])
+            tied = [s for s in range(n) if state["crowns"][s] == top]
+            if len(tied) == 1:
+                self._game_over(state, tied)
+                return
+            state["tie_brawl"] = True
+            state["brawl_tied"] = tied
+            state["events"].append({"e": "brawl", "tied": tied})
+            state["dealer"] = (state["dealer"] + 1) % n
+            self._deal(state, size=1)
+            return
+        state["round"] += 1
+        state["dealer"] = (state["dealer"] + 1) % n
+        self._deal(state, size=round_sizes(state["options"]["reverse"])[state["round"] - 1])
+
+    def _game_over(self, state: State, winners: list[int]) -> None:
+        state["over"] = True
+        state["winners"] = winners
+        state["pending"] = None
+        state["events"].append({"e": "over", "winners": winners, "crowns": list(state["crowns"])})
+
+    # --- moves -------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        if state["over"] or state["pending"] is None:
+            return []
+        return list(state["pending"]["seats"])
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if seat not in self.to_act(state):
+            return []
+        kind = state["pending"]["kind"]
+        if kind == "play":
+            return [{"type": "play", "card": c} for c in self._playable(state, seat)]
+        if kind == "discard":
+            return [{"type": "discard", "card": c} for c in state["hands"][seat]]
+        if kind == "bid":
+            return [{"type": "bid", "tricks": b} for b in self._biddable(state, seat)]
+        if kind == "choose_clan":
+            return [{"type": "choose_clan", "clan": clan} for clan in CLANS]
+        if kind == "assassinate":
+            return [{"type": "assassinate", "target": s} for s in self._unplayed(state) if s != seat]
+        if kind == "steal":
+            return [{"type": "steal", "from": s} for s in self._thief_victims(state, seat)]
+        raise AssertionError(kind)
+
+    def _playable(self, state: State, seat: int) -> list[str]:
+        hand = state["hands"][seat]
+        lead = self._leading_clan(state)
+        following = [c for c in hand if lead is not None and CARDS[c]["clan"] == lead]
+        return following or list(hand)
+
+    def _biddable(self, state: State, seat: int) -> list[int]:
+        size = state["round_size"]
+        others = [b for s, b in enumerate(state["bids"]) if s != seat]
+        if None in others:
+            return list(range(size + 1))
+        forbidden = size - sum(others)
+        return [b for b in range(size + 1) if b != forbidden]
+
+    def _check(self, state: State, seat: int, move: Move) -> Move:
+        """The one validation path: a clear IllegalMove, or the canonical legal move."""
+        pending = state["pending"]
+        kind = pending["kind"]
+        mtype = move.get("type")
+        if mtype not in MOVE_KEYS:
+            raise IllegalMove(f"Unknown move type {mtype!r}.")
+        require(mtype == kind, f"You must {ASK[kind]} now.")
+        key = MOVE_KEYS[mtype]
+        require(key in move, f"A {mtype} move needs {key!r}.")
+        value = move[key]
+        canonical = {"type": mtype, key: value}
+        if mtype in ("play", "discard"):
+            require(isinstance(value, str), "A card is given by its code.")
+            require(value in CARDS, f"There is no card {value!r}.")
+            require(value in state["hands"][seat], f"You do not hold {name(value)}.")
+            if mtype == "play":
+                lead = self._leading_clan(state)
+                require(
+                    value in self._playable(state, seat),
+                    f"You must follow the Leading clan ({CLAN_NAMES.get(lead, lead)}).",
+                )
+        elif mtype == "bid":
+            require(_is_int(value), "A bid is a whole number of tricks.")
+            size = state["round_size"]
+            require(0 <= value <= size, f"A bid is from 0 to {size}.")
+            require(
+                value in self._biddable(state, seat),
+                f"As the last bidder you may not bid {value}: the bids would add up to {size}.",
+            )
+        elif mtype == "choose_clan":
+            require(value in CLANS, f"Choose one of {', '.join(CLANS)}.")
+        elif mtype == "assassinate":
+            require(_is_int(value), "Name the target by seat number.")
+            require(
+                value in self._unplayed(state) and value != seat,
+                "Name a player who has not played in this trick.",
+            )
+        elif mtype == "steal":
+            victims = self._thief_victims(state, seat)
+            require(value is None or _is_int(value), "Steal from a seat number (or null for the pile).")
+            if value is None:
+                require(not victims, "Another player has a crown: steal from one of them.")
+            else:
+                require(value in victims, "Steal from another player who has at least one crown.")
+        require(canonical in self.legal_moves(state, seat), "That move is not allowed now.")
+        return canonical
+
+    def _apply(self, state: State, seat: int, move: Move) -> None:
+        move = self._check(state, seat, move)
+        state["events"] = []
+        pending = state["pending"]
+        kind = move["type"]
+        if kind in ("play", "discard"):
+            code = move["card"]
+            state["hands"][seat].remove(code)
+            state["trick"].append({"seat": seat, "card": code, "how": kind})
+            state["events"].append({"e": kind, "seat": seat, "card": code})
+            if kind == "discard":
+                pending["seats"].remove(seat)
+                if pending["seats"]:
+                    return
+            state["pending"] = None
+            self._card_effects(state, seat, code, kind)
+        elif kind == "bid":
+            state["bids"][seat] = move["tricks"]
+            state["events"].append({"e": "bid", "seat": seat, "tricks": move["tricks"]})
+            state["pending"] = None
+        elif kind == "choose_clan":
+            state["battleground"] = move["clan"]
+            state["events"].append({"e": "clan", "seat": seat, "clan": move["clan"]})
+            state["pending"] = None
+        elif kind == "assassinate":
+            state["pending"] = None
+            self._assassinate(state, seat, move["target"])
+        elif kind == "steal":
+            state["pending"] = None
+            self._steal(state, seat, move["from"])
+        self._advance(state)
+
+    # --- reading the state -------------------------------------------------------------
+
+    def is_over(self, state: State) -> bool:
+        return state["over"]
+
+    def result(self, state: State) -> dict:
+        return {"scores": list(state["crowns"]), "winners": list(state["winners"])}
+
+    def view(self, state: State, seat: int | None) -> dict:
+        """What ``seat`` may know (None: a spectator). Keys:
+
+        ``players``, ``seat``, ``hand`` (own codes; absent for a spectator), ``hand_sizes``,
+        ``mode`` ("easy"/"hard"), ``reverse``, ``round`` (1..rounds), ``rounds``, ``round_size``,
+        ``dealer``, ``leader`` (who led / leads the trick), ``battleground`` (clan or null while
+        being chosen), ``battleground_card`` (the last card turned up, a code), ``revealed``
+        (every Battleground card turned up this round, oldest first), ``leading_clan`` (clan or
+        null), ``crowns`` (per seat), ``tricks`` (per seat, won this round), ``bids`` (per seat,
+        null until made / in Easy mode), ``trick`` (``{"seat", "card", "how"}`` in play order; how
+        is play, reveal, assassinated or discard), ``divine_winner`` (seat whose Divine card
+        wins the trick in progress, or null), ``last_trick`` (``{"cards": [...], "winner"}`` of
+        this round, or null), ``last_round`` (``{"round", "tie_brawl", "tricks", "bids",
+        "gains", "last_trick_winner"}`` or null), ``stack_size``, ``pending`` (``{"kind",
+        "seat", "seats", "cause"?}`` or null; kind is play, bid, choose_clan, assassinate,
+        steal or discard), ``to_act``, ``legal_moves`` (the viewer's), ``tie_brawl``,
+        ``brawl_tied``, ``over``, ``result`` (null until over).
+        """
+        pending = state["pending"]
+        shown = None
+        if pending is not None and not state["over"]:
+            shown = {"kind": pending["kind"], "seat": pending["seats"][0], "seats": list(pending["seats"])}
+            if "cause" in pending:
+                shown["cause"] = pending["cause"]
+        out = {
+            "players": state["players"],
+            "seat": seat,
+            "hand_sizes": [len(h) for h in state["hands"]],
+            "mode": state["options"]["mode"],
+            "reverse": state["options"]["reverse"],
+            "round": state["round"],
+            "rounds": state["rounds"],
+            "round_size": state["round_size"],
+            "dealer": state["dealer"],
+            "leader": state["leader"],
+            "battleground": state["battleground"],
+            "battleground_card": state["revealed"][-1] if state["revealed"] else None,
+            "revealed": list(state["revealed"]),
+            "leading_clan": self._leading_clan(state),
+            "crowns": list(state["crowns"]),
+            "tricks": list(state["tricks"]),
+            "bids": list(state["bids"]),
+            "trick": [dict(e) for e in state["trick"]],
+            "divine_winner": state["divine"],
+            "last_trick": (
+                {
+                    "cards": [dict(e) for e in state["last_trick"]["cards"]],
+                    "winner": state["last_trick"]["winner"],
+                }
+                if state["last_trick"]
+                else None
+            ),
+            "last_round": dict(state["last_round"]) if state["last_round"] else None,
+            "stack_size": len(state["stack"]),
+            "pending": shown,
+            "to_act": self.to_act(state),
+            "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
+            "tie_brawl": state["tie_brawl"],
+            "brawl_tied": list(state["brawl_tied"]),
+            "over": state["over"],
+            "result": self.result(state) if state["over"] else None,
+        }
+        if seat is not None:
+            out["hand"] = list(state["hands"][seat])
+        return out
+
+    # --- the move log ------------------------------------------------------------------
+
+    def narrate(
+        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
+    ) -> list[str]:
+        return [line for event in after.get("events", []) if (line := self._line(event, names))]
+
+    def setup_lines(self, state: State, names: list[str]) -> list[str]:
+        """The log lines of the first deal (before any move): who deals, the Battleground card."""
+        return [line for event in state.get("events", []) if (line := self._line(event, names))]
+
+    def _line(self, ev: dict, names: list[str]) -> str | None:
+        kind = ev["e"]
+        who = names[ev["seat"]] if "seat" in ev else ""
+        if kind == "deal":
+            if ev["brawl"]:
+                return f"Tie brawl: {names[ev['dealer']]} deals one card to everyone"
+            cards = "1 card" if ev["size"] == 1 else f"{ev['size']} cards"
+            return f"Round {ev['round']}: {names[ev['dealer']]} deals {cards} each"
+        if kind == "reveal":
+            card = CARDS[ev["card"]]
+            what = "The Devil reveals" if ev["cause"] == "devil" else "Battleground card"
+            if card["divine"]:
+                return f"{what}: {card['name']}"
+            return f"{what}: {card['name']} (Battleground {CLAN_NAMES[card['clan']]})"
+        if kind == "robbed":
+            if ev["lost"]:
+                return f"Thief revealed: {who} returns a crown to the pile"
+            return f"Thief revealed: {who} has no crown to return"
+        if kind == "assassin_reveal":
+            return f"Assassin revealed: {who} is assassinated and plays {name(ev['card'])} at random"
+        if kind == "play":
+            return f"{who} played {name(ev['card'])}"
+        if kind == "discard":
+            return f"{who} discarded {name(ev['card'])}"
+        if kind == "bid":
+            return f"{who} bids {ev['tricks']}"
+        if kind == "clan":
+            return f"{who} chooses Battleground {CLAN_NAMES[ev['clan']]}"
+        if kind == "assassinated":
+            return f"{who} assassinates {names[ev['target']]}: {name(ev['card'])} is played at random"
+        if kind == "no_victim":
+            return f"{who}'s Assassin has nobody left to name"
+        if kind == "steal":
+            if ev["from"] is None:
+                return f"{who}'s Thief takes a crown from the pile"
+            return f"{who}'s Thief steals a crown from {names[ev['from']]}"
+        if kind == "stack_empty":
+            return f"The stack is empty: Battleground stays {CLAN_NAMES[ev['clan']]}"
+        if kind == "trick":
+            extra = " (+1 crown)" if ev["crown"] else ""
+            return f"{names[ev['winner']]} won the trick{extra}"
+        if kind == "scored":
+            parts = [f"{names[s]} +{g}" for s, g in enumerate(ev["gains"])]
+            return "Bids scored: " + ", ".join(parts)
+        if kind == "brawl":
+            return "Tie for most crowns between " + ", ".join(names[s] for s in ev["tied"]) + ": Tie brawl!"
+        if kind == "over":
+            winners = " and ".join(names[s] for s in ev["winners"])
+            return f"Game over: {winners} wins, Ruler of the Universe"
+        return None
+
+
+GAME = CosmicCrowns()

@@ -1,0 +1,250 @@
+// Chronica Universalis: assemble a move in steps (card in hand -> target -> options -> confirm with the
+// honour preview) from the viewer's own legal moves embedded in the board (#cu-choices). Only those
+// moves are ever posted; the server (the engine) judges them again.
+(function () {
+  "use strict";
+  let sel = null; // {card, mode, seat, slot, cands, chosen}
+
+  const $ = (q, root) => (root || document).querySelector(q);
+  const $$ = (q, root) => Array.from((root || document).querySelectorAll(q));
+  const board = () => $(".cu-board");
+  function choices() {
+    const el = document.getElementById("cu-choices");
+    if (!el) return [];
+    try { return JSON.parse(el.textContent); } catch (e) { return []; }
+  }
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+  function nameOf(code) {
+    const el = $('.cu-card[data-card="' + CSS.escape(code) + '"] .cu-name');
+    return el ? el.textContent : code;
+  }
+  function seatName(s) {
+    const el = $('.cu-side[data-seat="' + s + '"]');
+    return el ? el.dataset.name : "seat " + (Number(s) + 1);
+  }
+  function viewer() { const b = board(); return b ? Number(b.dataset.viewer) : null; }
+  function slotEl(seat, slot) { return $('.cu-slot[data-seat="' + seat + '"][data-slot="' + slot + '"]'); }
+  function slotLabel(i) { return i < 4 ? "frontier " + (i + 1) : "hinterland " + (i - 3); }
+  function slotCards(seat, slot) {
+    const el = slotEl(seat, slot);
+    return el ? $$(".cu-card", el).map((c) => c.querySelector(".cu-name").textContent) : [];
+  }
+  const PLACE_TYPES = ["build", "replace", "place"];
+  function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "\u00b10"; }
+
+  function previewHtml(p) {
+    if (!p) return "";
+    const parts = ['<span class="cu-delta ' + cls(p.honour_delta) + '">Your honour ' + signed(p.honour_delta) + "</span>"];
+    for (const [s, d] of Object.entries(p.opponent_honour_delta || {})) {
+      if (d) parts.push('<span class="cu-delta ' + cls(-d) + '">' + esc(seatName(s)) + " " + signed(d) + "</span>");
+    }
+    return '<div class="cu-preview">' + parts.join(" ") + '<p class="cu-explain">' + esc(p.explanation) + "</p></div>";
+  }
+  function cls(d) { return d > 0 ? "up" : d < 0 ? "down" : "even"; }
+
+  function describe(m) {
+    const me = viewer();
+    if (m.type === "build") {
+      const here = slotCards(me, m.slot);
+      let t = here.length ? "Build " + nameOf(m.card) + " under your " + here[0] + " (" + slotLabel(m.slot) + ")" : "Build " + nameOf(m.card) + " on your " + slotLabel(m.slot);
+      if (m.welcome) t += " and welcome " + seatName(m.welcome.seat) + "'s " + slotCards(m.welcome.seat, m.welcome.slot)[0];
+      if (m.target !== undefined) t += "; " + seatName(m.target) + " loses 1 honour";
+      return t;
+    }
+    if (m.type === "replace") return "Replace your " + slotCards(me, m.slot)[0] + " with " + nameOf(m.card);
+    if (m.type === "place") {
+      const here = slotCards(me, m.slot);
+      let t = here.length ? "Place " + nameOf(m.card) + " in your " + here[0] : "Place " + nameOf(m.card) + " on your " + slotLabel(m.slot) + " (wandering)";
+      if (m.target !== undefined) t += "; " + seatName(m.target) + " loses 1 honour";
+      return t;
+    }
+    if (m.type === "action") {
+      let who = nameOf(m.card);
+      if (m.reinforce) who += " + " + (m.reinforce.from === "hand" ? nameOf(m.reinforce.card) : slotCards(me, m.reinforce.slot).slice(-1)[0]);
+      return "Action: " + who + " against " + seatName(m.target.seat) + "'s " + slotCards(m.target.seat, m.target.slot).join(" + ");
+    }
+    return m.type;
+  }
+  function optionLabel(m) {
+    if (m.type === "action") {
+      if (!m.reinforce) return "No reinforcement";
+      if (m.reinforce.from === "hand") return "+ " + nameOf(m.reinforce.card) + " (from hand)";
+      return "+ " + slotCards(viewer(), m.reinforce.slot).slice(-1)[0] + " (from your province)";
+    }
+    if (m.welcome) return "Welcome " + seatName(m.welcome.seat) + "'s " + slotCards(m.welcome.seat, m.welcome.slot)[0];
+    if (m.target !== undefined) return seatName(m.target) + " loses 1 honour";
+    return "Just build";
+  }
+
+  function clear() {
+    $$(".cu-slot").forEach((el) => {
+      el.classList.remove("target", "attack", "helper", "chosen", "out-of-reach");
+      el.removeAttribute("tabindex");
+      el.removeAttribute("role");
+      const b = el.querySelector(".cu-badge");
+      if (b) b.remove();
+    });
+    $$(".cu-hand .cu-pick").forEach((el) => el.classList.remove("selected", "helper"));
+  }
+  function markSlot(seat, slot, classes, badge, badgeClass) {
+    const el = slotEl(seat, slot);
+    if (!el) return;
+    el.classList.add(...classes);
+    el.setAttribute("tabindex", "0");
+    el.setAttribute("role", "button");
+    if (badge !== undefined) {
+      const b = document.createElement("span");
+      b.className = "cu-badge " + (badgeClass || "");
+      b.textContent = badge;
+      el.appendChild(b);
+    }
+  }
+
+  function render() {
+    const step = $("[data-cu-step]");
+    clear();
+    const b = board();
+    if (b) b.classList.toggle("selecting", !!sel);
+    if (!step) return;
+    if (!sel) { step.innerHTML = ""; return; }
+    const pick = $('.cu-hand .cu-pick[data-pick="' + CSS.escape(sel.card) + '"]');
+    if (pick) pick.classList.add("selected");
+    const all = choices().filter((c) => c.move.card === sel.card && (PLACE_TYPES.includes(c.move.type) || c.move.type === "action"));
+    const canPlace = all.some((c) => PLACE_TYPES.includes(c.move.type));
+    const canAct = all.some((c) => c.move.type === "action");
+    const isBuilding = all.some((c) => c.move.type === "build" || c.move.type === "replace");
+    if (!sel.mode) sel.mode = canPlace ? "place" : "action";
+    let html = '<p class="cu-step-title"><strong>' + esc(nameOf(sel.card)) + "</strong> ";
+    html += '<span class="cu-modes">';
+    if (canPlace) html += '<button type="button" class="button small' + (sel.mode === "place" ? "" : " ghost") + '" data-cu-mode="place">' + (isBuilding ? "Build" : "Place") + "</button>";
+    if (canAct) html += '<button type="button" class="button small' + (sel.mode === "action" ? "" : " ghost") + '" data-cu-mode="action">Action</button>';
+    if (!canPlace && !canAct) html += '<span class="muted">No target for this card now.</span>';
+    html += '</span> <button type="button" class="button small ghost" data-cu-cancel>Cancel</button></p>';
+
+    if (sel.chosen) {
+      html += '<div class="cu-confirm"><p>' + esc(describe(sel.chosen.move)) + ".</p>" + previewHtml(sel.chosen.preview);
+      html += '<button type="button" class="button" data-cu-confirm>Confirm</button> <button type="button" class="button ghost small" data-cu-back>Back</button></div>';
+      const m = sel.chosen.move;
+      if (m.type === "action") markSlot(m.target.seat, m.target.slot, ["chosen", "attack"]);
+      else markSlot(viewer(), m.slot, ["chosen"]);
+      step.innerHTML = html;
+      return;
+    }
+    if (sel.slot !== undefined && sel.cands) {
+      const first = sel.cands[0].move;
+      if (first.type === "action") {
+        html += "<p>Reinforce the Action with a second character of yours? (Its values add; it is discarded too.)</p>";
+        markSlot(first.target.seat, first.target.slot, ["chosen", "attack"]);
+        for (const c of sel.cands) {
+          const r = c.move.reinforce;
+          if (r && r.from === "province") markSlot(viewer(), r.slot, ["helper"], signed(c.preview ? c.preview.honour_delta : 0), cls(c.preview ? c.preview.honour_delta : 0));
+          if (r && r.from === "hand") { const h = $('.cu-hand .cu-pick[data-pick="' + CSS.escape(r.card) + '"]'); if (h) h.classList.add("helper"); }
+        }
+      } else {
+        html += "<p>Choose:</p>";
+        markSlot(viewer(), first.slot, ["chosen"]);
+        for (const c of sel.cands) if (c.move.welcome) markSlot(c.move.welcome.seat, c.move.welcome.slot, ["helper"], "welcome");
+      }
+      html += '<div class="choices">';
+      sel.cands.forEach((c, k) => {
+        const d = c.preview ? c.preview.honour_delta : 0;
+        const badge = d || c.move.type === "action" ? ' <span class="cu-delta ' + cls(d) + '">' + signed(d) + "</span>" : "";
+        html += '<button type="button" class="button small cu-option" data-cu-option="' + k + '">' + esc(optionLabel(c.move)) + badge + "</button>";
+      });
+      html += "</div>";
+      step.innerHTML = html;
+      return;
+    }
+    const cands = all.filter((c) => (sel.mode === "action" ? c.move.type === "action" : PLACE_TYPES.includes(c.move.type)));
+    if (sel.mode === "action") {
+      html += "<p>Choose an opponent's card to target (highlighted). Locked cards are protected by the frontier card in front of them.</p>";
+      const seen = new Set();
+      for (const c of cands) {
+        const t = c.move.target;
+        const key = t.seat + ":" + t.slot;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const plain = cands.find((x) => x.move.target.seat === t.seat && x.move.target.slot === t.slot && !x.move.reinforce) || c;
+        const d = plain.preview ? plain.preview.honour_delta : 0;
+        markSlot(t.seat, t.slot, ["target", "attack"], signed(d), cls(d));
+      }
+      $$(".cu-side.top .cu-slot:not(.empty):not(.target)").forEach((el) => el.classList.add("out-of-reach"));
+    } else {
+      html += "<p>Choose a slot of your province (highlighted).</p>";
+      const seen = new Set();
+      for (const c of cands) {
+        if (seen.has(c.move.slot)) continue;
+        seen.add(c.move.slot);
+        const here = slotCards(viewer(), c.move.slot);
+        const label = c.move.type === "replace" ? "replace" : here.length ? (c.move.type === "build" ? "build under" : "occupy") : c.move.type === "build" ? "build" : "place";
+        markSlot(viewer(), c.move.slot, ["target"], label, "label");
+      }
+    }
+    step.innerHTML = html;
+  }
+
+  function chooseSlot(seat, slot) {
+    const all = choices().filter((c) => c.move.card === sel.card);
+    let cands;
+    if (sel.mode === "action") cands = all.filter((c) => c.move.type === "action" && c.move.target.seat === seat && c.move.target.slot === slot);
+    else cands = all.filter((c) => PLACE_TYPES.includes(c.move.type) && seat === viewer() && c.move.slot === slot);
+    if (!cands.length) return;
+    if (cands.length === 1) sel.chosen = cands[0];
+    else { sel.slot = slot; sel.cands = cands; }
+    render();
+  }
+
+  function post(move, btn) {
+    const b = board();
+    if (!b) return;
+    window.cardclubPostMove(b, move, btn);
+  }
+
+  document.addEventListener("click", function (evt) {
+    const t = evt.target;
+    if (!t.closest || !board()) return;
+    const pick = t.closest(".cu-hand [data-pick]");
+    if (pick) {
+      const code = pick.dataset.pick;
+      if (sel && sel.cands && pick.classList.contains("helper")) {
+        const c = sel.cands.find((x) => x.move.reinforce && x.move.reinforce.from === "hand" && x.move.reinforce.card === code);
+        if (c) { sel.chosen = c; render(); return; }
+      }
+      sel = sel && sel.card === code ? null : { card: code };
+      render();
+      return;
+    }
+    if (!sel) return;
+    if (t.closest("[data-cu-cancel]")) { sel = null; render(); return; }
+    if (t.closest("[data-cu-back]")) { sel = { card: sel.card, mode: sel.mode }; render(); return; }
+    const mode = t.closest("[data-cu-mode]");
+    if (mode) { sel = { card: sel.card, mode: mode.dataset.cuMode }; render(); return; }
+    const opt = t.closest("[data-cu-option]");
+    if (opt && sel.cands) { sel.chosen = sel.cands[Number(opt.dataset.cuOption)]; render(); return; }
+    const confirm = t.closest("[data-cu-confirm]");
+    if (confirm && sel.chosen) { post(sel.chosen.move, confirm); return; }
+    const slot = t.closest(".cu-slot");
+    if (slot && !sel.chosen) {
+      const seat = Number(slot.dataset.seat), i = Number(slot.dataset.slot);
+      if (sel.cands && slot.classList.contains("helper")) {
+        const c = sel.cands.find((x) => (x.move.reinforce && x.move.reinforce.from === "province" && x.move.reinforce.slot === i && seat === viewer()) || (x.move.welcome && x.move.welcome.seat === seat && x.move.welcome.slot === i));
+        if (c) { sel.chosen = c; render(); }
+        return;
+      }
+      if (slot.classList.contains("target")) chooseSlot(seat, i);
+    }
+  });
+  document.addEventListener("keydown", function (evt) {
+    if ((evt.key === "Enter" || evt.key === " ") && evt.target.classList && evt.target.classList.contains("cu-slot") && evt.target.getAttribute("role") === "button") {
+      evt.preventDefault();
+      evt.target.click();
+    }
+    if (evt.key === "Escape" && sel) { sel = null; render(); }
+  });
+  document.addEventListener("cardclub:swapped", function (evt) {
+    const t = evt.detail && evt.detail.target;
+    if (t && t.id && /-board$/.test(t.id)) { sel = null; render(); }
+  });
+})();

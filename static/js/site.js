@@ -1,0 +1,91 @@
+// Card Club: the little the pages need beyond htmx.
+(function () {
+  "use strict";
+  // Move errors (400/403/409) carry an out-of-band message: let htmx swap them.
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "4..", swap: true, error: false },
+    { code: "...", swap: false, error: true },
+  ];
+
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    const el = evt.detail.elt;
+    if (el && el.dataset && el.dataset.move) {
+      document.querySelectorAll(".move-error").forEach(function (e) { e.textContent = ""; e.classList.add("empty"); });
+      // Until the answer comes, the move buttons rest (no double post). The clicked element may be
+      // swapped away before its afterRequest fires, so any swap or a timer also ends the pause.
+      document.body.classList.add("moving");
+      clearTimeout(document.body._movingTimer);
+      document.body._movingTimer = setTimeout(doneMoving, 5000);
+    }
+  });
+  function doneMoving() { document.body.classList.remove("moving"); }
+  ["htmx:afterRequest", "htmx:oobAfterSwap", "htmx:sendError"].forEach(function (name) {
+    document.addEventListener(name, doneMoving);
+  });
+  document.body.addEventListener("htmx:oobAfterSwap", function (evt) {
+    const t = evt.detail.target;
+    if (t && t.classList && t.classList.contains("move-error")) {
+      t.classList.toggle("empty", !t.textContent.trim());
+    }
+    if (t && t.id === "your-turn-badge") {
+      const n = parseInt(t.dataset.count || "0", 10);
+      const prev = parseInt(document.body.dataset.yourTurn || "0", 10);
+      // On a table page the board says whose turn it is; elsewhere a toast says it once.
+      if (n > prev && !document.querySelector(".table-page")) {
+        toast(n === 1 ? "It is your turn at a table." : "It is your turn at " + n + " tables.");
+      }
+      document.body.dataset.yourTurn = String(n);
+    }
+    if (t && t.classList && t.classList.contains("move-log")) scrollLog(t);
+    document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
+  });
+  document.body.addEventListener("htmx:wsError", function () { setLive(false); });
+  document.body.addEventListener("htmx:wsClose", function () { setLive(false); });
+  document.body.addEventListener("htmx:wsOpen", function () { setLive(true); });
+
+  function scrollLog(el) { el.scrollTop = el.scrollHeight; }
+  document.querySelectorAll(".move-log").forEach(scrollLog);
+
+  function setLive(on) { document.body.classList.toggle("offline", !on); }
+
+  function toast(message) {
+    const el = document.getElementById("toast");
+    if (!el) return;
+    el.textContent = message;
+    el.classList.add("show");
+    clearTimeout(el._timer);
+    el._timer = setTimeout(function () { el.classList.remove("show"); }, 4000);
+  }
+  window.cardclubToast = toast;
+
+  // A move a board script assembled from several clicks (a payment, an Action with its target):
+  // posted like any move button, at the board's current seq. The server judges it.
+  window.cardclubPostMove = function (board, move, btn) {
+    btn.dataset.move = JSON.stringify(move);
+    btn.disabled = true;
+    htmx.ajax("POST", board.dataset.moveUrl, {
+      source: btn,
+      values: { move: JSON.stringify(move), seq: board.dataset.seq },
+      swap: "none",
+    });
+  };
+
+  // Turn clocks count down on the page; the server decides when time is really up.
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function tickClocks() {
+    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
+      const left = Math.max(0, Math.floor((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
+      const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
+      const text = d ? d + "d " + h + "h" : h ? h + "h " + pad(m) + "m" : m + ":" + pad(s);
+      const out = el.querySelector(".left");
+      if (out) out.textContent = text;
+      el.classList.toggle("urgent", left < 300);
+    });
+  }
+  tickClocks();
+  setInterval(tickClocks, 1000);
+  const badge = document.getElementById("your-turn-badge");
+  if (badge) document.body.dataset.yourTurn = badge.dataset.count || "0";
+})();

@@ -1,0 +1,257 @@
+"""The JSON API of CONTRACTS §2, for bots and scripts. Token-authenticated; errors are {"error": ...}."""
+
+from __future__ import annotations
+
+import json
+from functools import wraps
+
+from django.http import JsonResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+
+from accounts.models import ApiToken, hash_token
+from accounts.throttle import LoginThrottle
+from rules import registry
+from tables import services
+from tables.models import Seat, Table
+
+
+def error(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def api_view(methods: tuple[str, ...], auth: bool = True):
+    """JSON in and out, bearer-token authentication, and every client error as {"error"}."""
+
+    def decorator(view):
+        @csrf_exempt
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in methods:
+                return error(f"Use {' or '.join(methods)}.", 405)
+            request.api_user = None
+            if auth:
+                request.api_user = token_user(request)
+                if request.api_user is None:
+                    return error("A valid token is required: Authorization: Bearer <token>.", 401)
+            body = {}
+            if request.method == "POST" and request.body:
+                try:
+                    body = json.loads(request.body)
+                except (ValueError, UnicodeDecodeError):
+                    return error("The body is not valid JSON.", 400)
+            request.json = body
+            try:
+                return view(request, *args, **kwargs)
+            except services.TableError as exc:
+                return error(exc.message, exc.status)
+
+        return wrapper
+
+    return decorator
+
+
+def token_user(request):
+    header = request.headers.get("Authorization", "")
+    kind, _, raw = header.partition(" ")
+    if kind.lower() != "bearer" or not raw.strip():
+        return None
+    token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw.strip())).first()
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user
+
+
+def body_object(request) -> dict:
+    if not isinstance(request.json, dict):
+        raise services.BadRequest("The body must be a JSON object.")
+    return request.json
+
+
+@api_view(("POST",), auth=False)
+def token(request):
+    from django.contrib.auth import authenticate
+
+    data = body_object(request)
+    username, password = data.get("username"), data.get("password")
+    if not isinstance(username, str) or not isinstance(password, str):
+        return error("Give a username and a password.", 400)
+    throttle = LoginThrottle(username, request)
+    if throttle.blocked():
+        return error("Too many failed attempts. Try again later.", 429)
+    user = authenticate(request, username=username, password=password)
+    if user is None:
+        throttle.failed()
+        return error("Wrong username or password.", 400)
+    throttle.succeeded()
+    _, raw = ApiToken.issue(user, name="API")
+    return JsonResponse({"token": raw}, status=201)
+
+
+@api_view(("GET",), auth=False)
+def games(request):
+    return JsonResponse(
+        [
+            {
+                "slug": g.slug,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "options": g.options,
+            }
+            for g in sorted(registry.games().values(), key=lambda g: g.slug)
+        ],
+        safe=False,
+    )
+
+
+def table_json(table: Table, user) -> dict:
+    seats = list(table.seats.select_related("user").order_by("index"))
+    viewer = services.seat_of(seats, user)
+    data = {
+        "id": table.pk,
+        "game": table.game,
+        "status": table.status,
+        "players": table.players,
+        "options": public_options(table),
+        "seats": [
+            {"seat": s.index, "user": s.user.username if s.user_id else None, "bot": s.bot or None}
+            for s in seats
+        ],
+        "move_time": table.move_time,
+        "deadline": table.deadline.isoformat() if table.deadline else None,
+        "seq": table.seq,
+        "to_act": [],
+        "view": None,
+        "legal_moves": [],
+    }
+    if table.state is not None:
+        engine = table.engine
+        state = engine.load(table.state)
+        data["to_act"] = list(table.to_act)
+        data["view"] = engine.view(state, viewer)
+        if table.status == Table.PLAYING and viewer is not None and viewer in table.to_act:
+            data["legal_moves"] = engine.legal_moves(state, viewer)
+    if table.result is not None:
+        data["result"] = table.result
+    return data
+
+
+def public_options(table: Table) -> dict:
+    """The table's options without what belongs to one seat (such as the Chronica decks)."""
+    return {k: v for k, v in table.options.items() if k != "decks"}
+
+
+def _table_or_404(pk) -> Table:
+    table = Table.objects.filter(pk=pk).first()
+    if table is None:
+        raise services.NotFound("No such table.")
+    return table
+
+
+@api_view(("POST",))
+def tables(request):
+    data = body_object(request)
+    game = data.get("game")
+    if not isinstance(game, str):
+        return error("Name the game.", 400)
+    table = services.create_table(
+        request.api_user,
+        game,
+        data.get("players"),
+        data.get("options") or {},
+        private=bool(data.get("private", False)),
+        bots=data.get("bots"),
+        move_time=data.get("move_time"),
+    )
+    return JsonResponse(table_json(table, request.api_user), status=201)
+
+
+@api_view(("GET",))
+def table_detail(request, pk):
+    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+
+
+@api_view(("POST",))
+def join(request, pk):
+    data = body_object(request)
+    deck = data.get("deck")
+    if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
+        return error("deck must be a list of card codes.", 400)
+    seat = services.join_table(pk, request.api_user, deck=deck)
+    return JsonResponse({"seat": seat})
+
+
+@api_view(("POST",))
+def start(request, pk):
+    table = services.start_table(pk, request.api_user)
+    return JsonResponse(table_json(table, request.api_user))
+
+
+@api_view(("POST",))
+def concede(request, pk):
+    services.concede(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+
+
+@api_view(("POST",))
+def reclaim(request, pk):
+    services.reclaim_seat(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+
+
+@api_view(("POST",))
+def abort(request, pk):
+    services.vote_abort(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+
+
+@api_view(("GET", "POST"))
+def moves(request, pk):
+    if request.method == "POST":
+        data = body_object(request)
+        result = services.play_move(pk, request.api_user, data.get("move"), data.get("seq"))
+        return JsonResponse({"seq": result.seq})
+    table = _table_or_404(pk)
+    engine = table.engine
+    seats = list(table.seats.select_related("user"))
+    viewer = services.seat_of(seats, request.api_user)
+    finished = table.status == Table.FINISHED
+    return JsonResponse(
+        [
+            {
+                "seq": m.seq,
+                "seat": m.seat,
+                "move": m.move if finished else engine.public_move(m.move, m.seat, viewer),
+                "at": m.at.isoformat(),
+            }
+            for m in table.moves.order_by("seq")
+        ],
+        safe=False,
+    )
+
+
+@api_view(("GET",))
+def history(request):
+    username = request.GET.get("user") or request.api_user.username
+    tables = Table.objects.filter(status=Table.FINISHED, seats__user__username=username).distinct()
+    if request.GET.get("game"):
+        tables = tables.filter(game=request.GET["game"])
+    tables = tables.prefetch_related("seats__user").order_by("-finished_at")[:200]
+    out = []
+    for table in tables:
+        seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.index)
+        out.append(
+            {
+                "id": table.pk,
+                "game": table.game,
+                "players": [s.user.username if s.user_id else None for s in seats],
+                "scores": table.result["scores"],
+                "winners": table.result["winners"],
+                "finished_at": table.finished_at.isoformat(),
+            }
+        )
+    return JsonResponse(out, safe=False)

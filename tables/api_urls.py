@@ -1,0 +1,17 @@
+from django.urls import path
+
+from tables import api
+
+urlpatterns = [
+    path("token", api.token),
+    path("games", api.games),
+    path("tables", api.tables),
+    path("tables/<int:pk>", api.table_detail),
+    path("tables/<int:pk>/join", api.join),
+    path("tables/<int:pk>/start", api.start),
+    path("tables/<int:pk>/moves", api.moves),
+    path("tables/<int:pk>/concede", api.concede),
+    path("tables/<int:pk>/reclaim", api.reclaim),
+    path("tables/<int:pk>/abort", api.abort),
+    path("history", api.history),
+]

@@ -1,0 +1,135 @@
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from rules import registry
+
+
+class Table(models.Model):
+    """A game table. Its seed and its move log reproduce its state exactly; ``state`` caches it."""
+
+    OPEN, PLAYING, FINISHED, ABORTED = "open", "playing", "finished", "aborted"
+    STATUSES = [(OPEN, "Open"), (PLAYING, "Playing"), (FINISHED, "Finished"), (ABORTED, "Aborted")]
+
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    private = models.BooleanField(
+        default=False, help_text="Not listed in the lobby; joined through its link."
+    )
+    status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    # Never shown to anyone: the seed decides every shuffle.
+    seed = models.BigIntegerField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)  # game.dump() after `seq` moves: a cache of seed + log
+    to_act = models.JSONField(default=list, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+
+    # Turn clock: seconds per move (None: no limit); the awaited players time out at `deadline`.
+    move_time = models.PositiveIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded = models.BooleanField(default=False)
+    abort_votes = models.JSONField(default=list, blank=True)  # seats agreeing to abort the game
+    rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.title} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("tables:table", args=[self.pk])
+
+    @property
+    def engine(self):
+        return registry.get(self.game)
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
+
+    @property
+    def group_name(self) -> str:
+        return f"table-{self.pk}"
+
+    def load_state(self):
+        return self.engine.load(self.state)
+
+
+BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    bot = models.CharField(max_length=16, blank=True, default="")  # bot level, "" for a person
+    # A bot took over from `user` (timeout, concession, leaving); `conceded` seats cannot be reclaimed.
+    replaced = models.BooleanField(default=False)
+    conceded = models.BooleanField(default=False)
+    deck = models.JSONField(null=True, blank=True)  # what the player brings (Chronica: 30 card codes)
+    awaited = models.BooleanField(default=False, db_index=True)  # its move is awaited now
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_seat_per_index"),
+        ]
+
+    def __str__(self):
+        return f"{self.table} seat {self.index}"
+
+    @property
+    def taken(self) -> bool:
+        return self.user_id is not None or bool(self.bot)
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat now (a bot seat, or a person's seat a bot took over)."""
+        return bool(self.bot)
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id and self.replaced:
+            return f"{self.user.username} (bot)"
+        if self.user_id:
+            return self.user.username
+        if self.bot:
+            return f"{BOT_NAMES[self.index % len(BOT_NAMES)]} ({self.bot} bot)"
+        return "Empty seat"
+
+
+class Move(models.Model):
+    """One applied move. ``seq`` is the table's seq before it (0 for the first move)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    # Readable lines per viewer: {"public": [...], "0": [...], ...} (a seat's key only where it differs).
+    narration = models.JSONField(default=dict)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="one_move_per_seq")]
+
+    def __str__(self):
+        return f"{self.table_id}#{self.seq}"
+
+    def lines_for(self, viewer: int | None) -> list[str]:
+        if viewer is not None and str(viewer) in self.narration:
+            return self.narration[str(viewer)]
+        return self.narration.get("public", [])

@@ -1,0 +1,135 @@
+"""How a Chronica Universalis card and board are drawn (display only; the rules live in rules/chronica)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.text import slugify
+
+from rules.chronica import cards as C
+
+register = template.Library()
+
+DOMAIN_LABELS = {C.E: "Érudition", C.P: "Prestige", C.G: "Guerre"}
+DOMAIN_SHORT = {C.E: "É", C.P: "P", C.G: "G"}
+ERA_SHORT = {
+    "Antiquité": "Ant.",
+    "Haut Moyen Âge": "HMA",
+    "Moyen Âge": "MA",
+    "Renaissance": "Ren.",
+    "Temps modernes": "TM",
+}
+KIND_LABELS = {C.CHAR: "Character", C.BUILD: "Building"}
+
+
+def card_info(code) -> dict | None:
+    card = C.CARD_BY_CODE.get(code) if isinstance(code, str) else None
+    if card is None:
+        return None
+    return {
+        "code": code,
+        "name": card["name"],
+        "kind": card["kind"],
+        "kind_label": KIND_LABELS[card["kind"]],
+        "class": card["class"],
+        "category": card["category"],
+        "category_name": C.CATEGORIES[card["category"]],
+        "era": card["era"],
+        "era_key": slugify(card["era"]),
+        "era_short": ERA_SHORT[card["era"]],
+        "preferred": card["preferred"],
+        "preferred_label": DOMAIN_LABELS[card["preferred"]],
+        "values": [
+            {
+                "domain": d,
+                "label": DOMAIN_LABELS[d],
+                "short": DOMAIN_SHORT[d],
+                "value": card["values"][d],
+                "preferred": d == card["preferred"],
+                "y": 22 + 19 * k,
+            }
+            for k, d in enumerate(C.DOMAINS)
+        ],
+        "art": f"art-{card['kind']}-{card['category']}",
+        "title": (
+            f"{card['name']} — {card['class']}, {C.CATEGORIES[card['category']]}, {card['era']}. "
+            f"Érudition {card['values'][C.E]}, Prestige {card['values'][C.P]}, Guerre {card['values'][C.G]}; "
+            f"prefers {DOMAIN_LABELS[card['preferred']]}."
+        ),
+    }
+
+
+@register.filter
+def cu_card(code):
+    return card_info(code)
+
+
+@register.filter
+def cu_name(code):
+    card = C.CARD_BY_CODE.get(code) if isinstance(code, str) else None
+    return card["name"] if card else code
+
+
+@register.filter
+def cu_domain(domain):
+    return DOMAIN_LABELS.get(domain, domain)
+
+
+@register.simple_tag
+def cu_provinces(view, viewer):
+    """Provinces in drawing order: opponents first (frontier row at the bottom, facing down the table),
+    then the viewer's (or seat 0's for a spectator) at the bottom with its frontier row on top."""
+    n = view["players"]
+    me = viewer if viewer is not None else 0
+    order = [(me + k) % n for k in range(1, n)] + [me]
+    out = []
+    for s in order:
+        bottom = s == me
+        slots = []
+        for i in range(8):
+            slot = view["provinces"][s][i]
+            slots.append(
+                {
+                    "i": i,
+                    "frontier": i < 4,
+                    "label": f"Frontier {i + 1}" if i < 4 else f"Hinterland {i - 3}",
+                    "building": slot["building"] if slot else None,
+                    "character": slot["character"] if slot else None,
+                    "guest": view["guests"][s][i],
+                    "protected": view["protected"][s][i] and slot is not None,
+                    "empty": slot is None,
+                }
+            )
+        frontier, hinterland = slots[:4], slots[4:]
+        out.append(
+            {
+                "seat": s,
+                "mine": viewer is not None and s == viewer,
+                "bottom": bottom,
+                "rows": [frontier, hinterland] if bottom else [hinterland, frontier],
+            }
+        )
+    return out
+
+
+@register.filter
+def cu_track(honour):
+    """The honour track 0..10 as (value, reached) pairs."""
+    return [(k, k <= honour) for k in range(11)]
+
+
+@register.filter
+def cu_backs(n):
+    """At most 8 face-down cards drawn for a hand of n."""
+    try:
+        return range(min(int(n), 8))
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.filter
+def cu_draw(moves, code):
+    """The legal move taking ``code`` from the river, if any."""
+    for m in moves or []:
+        if m.get("type") == "draw" and m.get("source") == "river" and m.get("card") == code:
+            return m
+    return None

@@ -1,0 +1,364 @@
+"""How a Cosplay Team Battle card is drawn: motif, palette, cost pips, points (display only; rules live in rules/)."""
+
+from __future__ import annotations
+
+import json
+
+from django import template
+
+from rules.cosplay.cards import CARDS, describe
+
+register = template.Library()
+
+RESOURCE_LABEL = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "wild": "wild", "any": "any"}
+ORDER = ("badass", "kawaii", "craft", "any", "wild")
+KIND_LABEL = {
+    "discard": "Discard",
+    "influence": "Influence",
+    "recruit": "Recruit",
+    "sacrifice": "Sacrifice",
+    "support": "Support",
+}
+
+# The motif drawn for each card (a symbol of static/img/cosplay/sprite.svg), chosen from its ``art`` hint.
+MOTIFS = {
+    "c01-neon-ronin": "sword",
+    "c02-pixel-witch": "hat",
+    "c03-mecha-pilot": "robot",
+    "c04-star-pirate-queen": "planet",
+    "c05-kaiju-tamer": "flame",
+    "c06-magical-idol": "wand",
+    "c07-chrome-samurai": "helmet",
+    "c08-dungeon-bard": "note",
+    "c09-starship-medic": "plus",
+    "c10-velvet-vampire": "moon",
+    "c11-pastel-ninja": "star",
+    "c12-robot-barista": "cup",
+    "c13-zombie-cheerleader": "heart",
+    "c14-laser-paladin": "shield",
+    "c15-moon-bunny": "moon",
+    "c16-brass-aviator": "wing",
+    "c17-frost-sorceress": "snowflake",
+    "c18-wasteland-rider": "gear",
+    "c19-candy-lich": "skull",
+    "c20-dragon-knight": "helmet",
+    "c21-ghost-maid": "ghost",
+    "c22-cosmic-cowboy": "star",
+    "c23-tea-android": "cup",
+    "c24-sky-corsair": "wing",
+    "c25-rune-smith": "flame",
+    "c26-shadow-fox": "mask",
+    "c27-arcade-champion": "bolt",
+    "c28-nebula-empress": "crown",
+    "c29-bubblegum-berserker": "sword",
+    "c30-clockwork-fairy": "gear",
+    "c31-thunder-wrestler": "bolt",
+    "c32-plush-summoner": "heart",
+    "c33-desert-gunslinger": "gun",
+    "c34-sakura-swordmaid": "flower",
+    "c35-void-hacker": "eye",
+    "c36-carnival-jester": "mask",
+    "c37-crystal-golem": "crystal",
+    "c38-retro-racer": "helmet",
+    "c39-starlight-diva": "mic",
+    "c40-talent-scout": "camera",
+    "e01-foam-greatsword": "sword",
+    "e02-led-wings": "wing",
+    "e03-power-armour": "shield",
+    "e04-pastel-wig": "wig",
+    "e05-velvet-cape": "wing",
+    "e06-prop-blaster": "gun",
+    "e07-glitter-kit": "star",
+    "e08-convention-badge": "ticket",
+    "e09-sewing-machine": "scissors",
+    "e10-colour-lenses": "eye",
+    "e11-resin-crown": "crown",
+    "e12-hot-glue-gun": "drop",
+    "st-badass": "fist",
+    "st-kawaii": "heart",
+    "st-craft": "scissors",
+    "st-passion": "flame",
+    "dr-01": "wig",
+    "dr-02": "drop",
+    "dr-03": "ticket",
+    "dr-04": "scissors",
+    "dr-05": "moon",
+    "dr-06": "drop",
+    "dr-07": "drop",
+    "dr-08": "bolt",
+    "dr-09": "camera",
+    "dr-10": "eye",
+    "dr-11": "flame",
+    "dr-12": "ghost",
+    "dr-13": "ticket",
+    "dr-14": "skull",
+    "dr-15": "bolt",
+    "dr-16": "scissors",
+    "dr-17": "drop",
+    "dr-18": "shield",
+    "dr-19": "mic",
+    "dr-20": "mask",
+    "ob1-first-con": "ticket",
+    "ob1-hallway-shoot": "camera",
+    "ob1-workshop": "scissors",
+    "ob1-group-selfie": "camera",
+    "ob1-panel-debut": "mic",
+    "ob1-fan-meetup": "flower",
+    "ob2-masquerade": "mask",
+    "ob2-charity-stream": "heart",
+    "ob2-abroad-shoot": "planet",
+    "ob2-viral-tutorial": "film",
+    "ob2-stage-duet": "mic",
+    "ob2-guest-judge": "star",
+    "ob3-world-final": "trophy",
+    "ob3-museum": "crown",
+    "ob3-legendary-build": "shield",
+    "ob3-hall-of-fame": "star",
+    "ob3-grand-masquerade": "mask",
+    "ob3-documentary": "film",
+}
+
+COLOURS = {
+    "magenta": "#d6249f",
+    "cyan": "#22c7e0",
+    "black": "#1c1a22",
+    "lilac": "#c8a2e8",
+    "lime": "#9bdc3a",
+    "charcoal": "#36393f",
+    "orange": "#f28c28",
+    "steel": "#7d8a99",
+    "white": "#f6f3ee",
+    "teal": "#1f9e96",
+    "gold": "#e3b23c",
+    "deep navy": "#1b2447",
+    "moss green": "#6b8e3a",
+    "rust": "#b5532a",
+    "smoke grey": "#8c8c8c",
+    "pink": "#ff7eb6",
+    "silver": "#c4cad2",
+    "crimson": "#c0182c",
+    "amber": "#ffb000",
+    "brown": "#7a4e2d",
+    "forest green": "#2f6b3b",
+    "mint": "#8fe3c6",
+    "red": "#e0342f",
+    "burgundy": "#7a1631",
+    "ivory": "#f4efdc",
+    "baby blue": "#9cc9f5",
+    "peach": "#ffc2a0",
+    "cream": "#f3e6c8",
+    "coffee brown": "#5b3a29",
+    "acid green": "#a6e22e",
+    "purple": "#7a3fb0",
+    "grey": "#8a8f98",
+    "royal blue": "#2a4bd7",
+    "pale yellow": "#f7eea0",
+    "night blue": "#18224d",
+    "brass": "#c39b3c",
+    "sky blue": "#7cc3ef",
+    "ice blue": "#a8e4f7",
+    "indigo": "#3b2f8f",
+    "sand": "#dcc58f",
+    "bone white": "#efe6d2",
+    "violet": "#8a4fd8",
+    "emerald": "#1f9d5a",
+    "bronze": "#a8702f",
+    "pale cyan": "#b8f0f4",
+    "denim blue": "#3d5a8a",
+    "starfield": "#141b3a",
+    "porcelain white": "#f7f4f2",
+    "rose": "#e26d8d",
+    "cloud white": "#eef2f6",
+    "iron grey": "#55595f",
+    "ember orange": "#ff6a1a",
+    "blue": "#2f6fdc",
+    "moonlight": "#dfe6ff",
+    "neon pink": "#ff2e93",
+    "yellow": "#ffd23f",
+    "deep purple": "#3b1660",
+    "starlight": "#fff6c9",
+    "bubblegum pink": "#ff8ac7",
+    "copper": "#c46b3a",
+    "electric yellow": "#ffe600",
+    "pastel rainbow": "#ffc6e0",
+    "ochre": "#c98a2b",
+    "turquoise": "#2ec4b6",
+    "sun white": "#fffbe6",
+    "cherry pink": "#f25f8a",
+    "neon green": "#39ff88",
+    "checkered black": "#222222",
+    "amethyst": "#9b5de5",
+    "slate": "#5a6470",
+    "glowing white": "#fbfbff",
+    "racing red": "#d7191c",
+    "chrome": "#d9dde3",
+    "midnight blue": "#15194a",
+    "beige": "#d9c8a9",
+    "hot pink": "#ff3fa4",
+    "foam yellow": "#f5e26b",
+    "pale blue": "#bfe0ff",
+    "glow": "#fffacd",
+    "gunmetal": "#3b4148",
+    "pastel pink": "#ffc1dc",
+    "wine red": "#7b1f3a",
+    "rose gold": "#e0a899",
+    "holo rainbow": "#b5f2ff",
+    "clear": "#e8f6fb",
+    "ruby": "#d3124e",
+    "hot red": "#ff2a2a",
+    "lavender": "#c7b3f5",
+    "sickly green": "#9ab84a",
+    "navy": "#1f2b57",
+    "tan": "#cfa574",
+    "neon red": "#ff2b48",
+    "skin tone": "#e8b692",
+    "wood brown": "#8b5a2b",
+    "denim": "#41618f",
+    "green": "#3ba55c",
+    "rainbow": "#ff9f1c",
+    "sepia": "#8c6a43",
+    "marble": "#e6e3dc",
+    "deep blue": "#163a82",
+}
+
+
+def palette(art: str) -> list[str]:
+    names = [n.strip() for n in art.rsplit(";", 1)[-1].split(",")]
+    out = [COLOURS.get(n, "#8a8f98") for n in names]
+    while len(out) < 3:
+        out.append("#1c1a22" if len(out) == 2 else "#f6f3ee")
+    return out[:3]
+
+
+def amounts_list(values: dict | None) -> list[dict]:
+    """``{"badass": 3, "any": 2}`` -> ``[{"res": "badass", "n": 3, "label": "BADASS"}, ...]`` in a fixed order."""
+    values = values or {}
+    return [{"res": k, "n": values[k], "label": RESOURCE_LABEL[k]} for k in ORDER if values.get(k)]
+
+
+def _text(values: dict) -> str:
+    return " + ".join(f"{a['n']} {a['label']}" for a in amounts_list(values)) or "nothing"
+
+
+@register.filter
+def cp_card(code):
+    card = CARDS.get(code)
+    if card is None:
+        return None
+    p1, p2, p3 = palette(card["art"])
+    ability = card["ability"]
+    text = describe(code)
+    title = card["name"]
+    if card["cost"]:
+        title += f" · costs {_text(card['cost'])}"
+    if card["points"]:
+        title += f" · gives {_text(card['points'])}"
+    if card["kind"] == "objective":
+        title += f" · {card['vp']} objective points"
+    if text:
+        title += f" · {text}"
+    body = text
+    if ability and text.startswith(KIND_LABEL[ability["kind"]] + ": "):
+        body = text[len(KIND_LABEL[ability["kind"]]) + 2 :]
+    return {
+        "code": code,
+        "name": card["name"],
+        "kind": card["kind"],
+        "motif": MOTIFS.get(code, "star"),
+        "style": f"--p1:{p1};--p2:{p2};--p3:{p3}",
+        "cost": amounts_list(card["cost"]),
+        "points": amounts_list(card["points"]),
+        "points_json": json.dumps(card["points"], sort_keys=True),
+        "ability_kind": ability["kind"] if ability else None,
+        "ability_label": KIND_LABEL[ability["kind"]] if ability else None,
+        "text": text,
+        "body": body,
+        "vp": card.get("vp"),
+        "level": card.get("level"),
+        "title": title,
+    }
+
+
+@register.filter
+def cp_name(code):
+    card = CARDS.get(code)
+    return card["name"] if card else ""
+
+
+@register.filter
+def cp_amounts(values):
+    return amounts_list(values)
+
+
+@register.filter
+def cp_json(value):
+    """A JSON string for a data attribute (points, needs: public numbers, never card codes of hidden cards)."""
+    return json.dumps(value, sort_keys=True)
+
+
+@register.filter
+def cp_total(values):
+    return sum((values or {}).values())
+
+
+@register.filter
+def cp_res(res):
+    return RESOURCE_LABEL.get(res, res)
+
+
+@register.filter
+def cp_key(mapping, key):
+    """mapping[str(key)] (JSON dicts have string keys)."""
+    try:
+        return mapping.get(str(key))
+    except AttributeError:
+        return None
+
+
+@register.filter
+def cp_others(view, viewer):
+    """The other seats' views, in turn order starting after the viewer (every seat for a spectator)."""
+    seats = view["seats"]
+    if viewer is None:
+        return list(seats)
+    n = len(seats)
+    return [seats[(viewer + i) % n] for i in range(1, n)]
+
+
+@register.filter
+def cp_ranking(view, names):
+    """Seats from best to worst once the game is over: [{seat, name, score, vp, cost, winner}]."""
+    result = view.get("result") or {}
+    scores = result.get("scores") or view["scores"]
+    winners = set(result.get("winners", []))
+    order = sorted(range(len(scores)), key=lambda s: (s not in winners, -scores[s], s))
+    parts = view["score_parts"]
+    return [
+        {
+            "seat": s,
+            "name": names[s],
+            "score": scores[s],
+            "vp": parts[s]["vp"],
+            "cost": parts[s]["cost"],
+            "bonus": parts[s]["bonus"],
+            "winner": s in winners,
+        }
+        for s in order
+    ]
+
+
+@register.filter
+def cp_printed(code):
+    """The printed cost of a card as {badass, kawaii, craft, any} (to tell when the cost now differs)."""
+    card = CARDS.get(code)
+    cost = card["cost"] if card else {}
+    return {k: cost.get(k, 0) for k in ("badass", "kawaii", "craft", "any")}
+
+
+@register.filter
+def cp_zone_name(zones, zone):
+    """The name of the card in recruitment zone ``zone`` (1..6)."""
+    try:
+        return cp_name(zones[int(zone) - 1])
+    except (IndexError, TypeError, ValueError):
+        return ""

@@ -1,0 +1,83 @@
+import json
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def move_attrs(context, move):
+    """Attributes that make any element post ``move`` at the current seq when clicked.
+
+    ``<button {% move_attrs m %}>…</button>`` — the move comes from legal_moves, so the page
+    offers exactly what the server accepts.
+    """
+    table = context["table"]
+    vals = json.dumps({"move": json.dumps(move, sort_keys=True), "seq": table.seq})
+    return format_html(
+        'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
+        reverse("tables:move", args=[table.pk]),
+        vals,
+        json.dumps(move, sort_keys=True),
+    )
+
+
+@register.filter
+def index(sequence, i):
+    try:
+        return sequence[i]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def get(mapping, key):
+    try:
+        return mapping.get(key)
+    except AttributeError:
+        return None
+
+
+@register.filter
+def of_type(moves, kind):
+    return [m for m in moves or [] if m.get("type") == kind]
+
+
+@register.filter
+def values_of(moves, key):
+    """The set of move[key] over moves, e.g. the playable cards: legal_moves|of_type:"play"|values_of:"card"."""
+    return {m.get(key) for m in moves or [] if key in m}
+
+
+@register.filter
+def times(n):
+    """range(n), for drawing n face-down cards."""
+    try:
+        return range(int(n))
+    except (TypeError, ValueError):
+        return range(0)
+
+
+@register.simple_tag
+def game_script(slug):
+    """<script> for static/js/games/<slug>.js when the game has one (loaded once, in the page head)."""
+    from django.contrib.staticfiles import finders
+    from django.templatetags.static import static
+
+    path = f"js/games/{slug}.js"
+    if finders.find(path) is None:
+        return ""
+    return format_html('<script src="{}" defer></script>', static(path))
+
+
+@register.filter
+def clock_label(seconds):
+    """3600 -> "1 h per move"."""
+    from tables.services import MOVE_TIMES
+
+    if seconds in MOVE_TIMES:
+        return MOVE_TIMES[seconds]
+    hours, rest = divmod(int(seconds), 3600)
+    return f"{hours} h {rest // 60} min per move" if hours else f"{rest // 60} min per move"

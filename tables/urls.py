@@ -1,0 +1,23 @@
+from django.urls import path
+
+from tables import views
+
+app_name = "tables"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("games/<slug:slug>/new/", views.new_table, name="new"),
+    path("games/<slug:slug>/rules/", views.game_rules, name="rules"),
+    path("tables/<int:pk>/", views.table_page, name="table"),
+    path("tables/<int:pk>/join/", views.join, name="join"),
+    path("tables/<int:pk>/leave/", views.leave, name="leave"),
+    path("tables/<int:pk>/start/", views.start, name="start"),
+    path("tables/<int:pk>/move/", views.move, name="move"),
+    path("tables/<int:pk>/concede/", views.concede, name="concede"),
+    path("tables/<int:pk>/abort/", views.abort, name="abort"),
+    path("tables/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
+    path("tables/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("games/<slug:slug>/play-now/", views.play_now, name="play_now"),
+    path("your-turn/", views.dashboard, name="dashboard"),
+    path("history/", views.history, name="history"),
+]

@@ -1,0 +1,74 @@
+"""Personas and table helpers (healthchecks' alice, bob and charlie)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def require_or_skip(flag: str, reason: str):
+    """Fail when the environment demands the thing (CI), skip otherwise."""
+    if os.environ.get(flag) == "1":
+        pytest.fail(f"{reason} ({flag}=1)")
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username, **extra):
+        return django_user_model.objects.create_user(username=username, password=PASSWORD, **extra)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice", email="alice@example.com")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob", email="bob@example.com")
+
+
+@pytest.fixture
+def charlie(make_user):
+    return make_user("charlie")
+
+
+@pytest.fixture
+def client_for(client):
+    from django.test import Client
+
+    def make(user):
+        c = Client()
+        c.force_login(user)
+        return c
+
+    return make
+
+
+@pytest.fixture
+def started_table(db):
+    """A started table of `game` with `users` seated in order, dealt from a fixed seed (reproducible)."""
+    from tables import services
+
+    def make(game, users, options=None, seed=20261122):
+        table = services.create_table(users[0], game, len(users), options or {})
+        for user in users[1:]:
+            services.join_table(table.pk, user)
+        return services.start_table(table.pk, users[0], seed=seed)
+
+    return make
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """The log-in throttle counts in the cache: every test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

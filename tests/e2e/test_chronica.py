@@ -1,0 +1,162 @@
+"""Chronica Universalis through the real UI: build a deck, bring it to a table, play a few turns live."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from rules.chronica import encode_deck, starter_decks
+from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
+
+
+def choices(page) -> list[dict]:
+    return json.loads(
+        page.evaluate(
+            "() => { const e = document.getElementById('cu-choices'); return e ? e.textContent : '[]'; }"
+        )
+    )
+
+
+def play_assembled(page, move: dict, name: str | None = None) -> str:
+    """Pick the card, the mode and the slot(s) on the board, then confirm: returns the preview text."""
+    page.click(f".cu-hand [data-pick='{move['card']}']")
+    if move["type"] == "action":
+        page.click("[data-cu-mode=action]")
+        t = move["target"]
+        page.click(f".cu-slot.target[data-seat='{t['seat']}'][data-slot='{t['slot']}']")
+    else:
+        page.click(f".cu-slot.target[data-slot='{move['slot']}']")
+    if page.locator("[data-cu-option]").count():
+        page.locator("[data-cu-option]").first.click()
+    preview = page.locator(".cu-confirm .cu-preview")
+    preview.wait_for()
+    text = preview.inner_text()
+    if name:
+        shot(page, name)
+    page.click("[data-cu-confirm]")
+    return text
+
+
+def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
+    alice, bob = new_page(1280), new_page(390, 844)
+    a_name, b_name = unique("alice"), unique("bob")
+    sign_up(alice, server, a_name)
+    sign_up(bob, server, b_name)
+
+    # --- Alice builds a deck: import a starter's code, swap one card, save ---------------------
+    alice.click("nav >> text=Decks")
+    alice.click("text=New deck")
+    alice.fill("#deck-form input[name=name]", "E2E deck")
+    alice.click("summary:has-text('Export / import')")
+    alice.fill("#deck-form textarea[name=code]", encode_deck(starter_decks()[3]["cards"]))
+    alice.click("text=Import (replaces the cards)")
+    alice.wait_for_selector(".deck-count[data-count='30']")
+    alice.click("#deck-panel li:has(.deck-row-card[data-card='vercingetorix']) .remove")
+    alice.wait_for_selector(".deck-count[data-count='29']")
+    assert "this one has 29" in alice.inner_text(".problems")
+    alice.fill(".deck-catalog input[name=q]", "Roland")
+    alice.wait_for_selector("#catalog-results .result-count:has-text('1 of')")
+    alice.click(".cat-item[data-code='roland'] .add")
+    alice.wait_for_selector(".deck-count[data-count='30']")
+    assert alice.locator(".legal").inner_text() == "Legal deck ✓"
+    shot(alice, "chronica-01-deck-editor-desktop")
+    alice.click("text=Save deck")
+    alice.wait_for_url(re.compile(r"/decks/\d+/$"))
+    assert "saved" in alice.inner_text(".messages")
+    bob.goto(f"{server.url}/decks/")
+    shot(bob, "chronica-01-decks-phone")
+
+    # --- A table: Alice brings her deck, Bob a starter ----------------------------------------------
+    alice.goto(f"{server.url}/games/chronica/new/")
+    alice.select_option("select[name=deck]", label="E2E deck")
+    alice.click("form.card-form button")
+    alice.wait_for_url(re.compile(r"/tables/\d+/$"))
+    table_url = alice.url
+    bob.goto(table_url)
+    bob.select_option("select[name=deck]", "starter:glaive-et-plume")
+    bob.click("text=Join this table")
+    bob.wait_for_selector(f".seat-chip.me >> text={b_name}")
+    alice.wait_for_selector(f".seat-chip >> text={b_name}")
+    alice.click("button:has-text('Start')")
+    alice.wait_for_selector(".cu-board")
+    bob.wait_for_selector(".cu-board")
+    shot(alice, "chronica-02-mulligan-desktop")
+    shot(bob, "chronica-02-mulligan-phone")
+
+    pages = [alice, bob]
+
+    def mover():
+        seq = seq_of(alice)
+        for p in pages:
+            wait_for_seq(p, seq)
+        for p in pages:
+            if p.locator(".cu-prompt.mine").count():
+                return p, seq
+        raise AssertionError("nobody is asked to play")
+
+    # --- The opening: one mulligan, one keep -----------------------------------------------------------
+    p, seq = mover()
+    p.click("text=Mulligan: draw")
+    for q in pages:
+        wait_for_seq(q, seq + 1)
+    p, seq = mover()
+    p.click("text=Keep this hand")
+    for q in pages:
+        wait_for_seq(q, seq + 1)
+
+    # --- A few turns: build, place, then an Action with its preview ------------------------------
+    did_action = False
+    turns = 0
+    while turns < 14 and not (did_action and turns >= 3):
+        p, seq = mover()
+        me = int(p.locator(".cu-board").get_attribute("data-viewer"))
+        cs = choices(p)
+        actions = [
+            c
+            for c in cs
+            if c["move"]["type"] == "action"
+            and not c["move"]["reinforce"]
+            and c["preview"]["honour_delta"] >= -4
+        ]
+        builds = [
+            c
+            for c in cs
+            if c["move"]["type"] == "build" and "welcome" not in c["move"] and c["move"]["slot"] < 4
+        ]
+        places = [c for c in cs if c["move"]["type"] == "place" and c["move"]["slot"] < 4]
+        if actions and turns >= 2:
+            best = max(actions, key=lambda c: c["preview"]["honour_delta"])
+            text = play_assembled(
+                p, best["move"], "chronica-04-action-preview-" + ("desktop" if p is alice else "phone")
+            )
+            assert "Your honour" in text and best["preview"]["explanation"] in text
+            did_action = True
+        elif turns % 2 == 0 and builds:
+            play_assembled(
+                p,
+                builds[0]["move"],
+                "chronica-03-build-" + ("desktop" if p is alice else "phone") if turns < 2 else None,
+            )
+        elif places:
+            play_assembled(p, places[0]["move"])
+        elif builds:
+            play_assembled(p, builds[0]["move"])
+        else:
+            p.click("summary:has-text('Pass')")
+            p.locator(".cu-pass button[data-move]").first.click()
+        for q in pages:
+            wait_for_seq(q, seq + 1)
+        if p.locator(".cu-prompt.mine:has-text('Ferveur populaire')").count():
+            _, seq = mover()
+            p.click("text=End turn")
+            for q in pages:
+                wait_for_seq(q, seq + 1)
+        assert me in (0, 1)
+        turns += 1
+    assert did_action, "no Action was possible in these turns"
+    shot(alice, "chronica-05-board-desktop")
+    shot(bob, "chronica-05-board-phone")
+    for p in pages:
+        assert not p.errors, p.errors
+    # The log shows the Action and the honour it cost or earned, on both sides.
+    assert "sent" in alice.inner_text(".move-log") and "sent" in bob.inner_text(".move-log")

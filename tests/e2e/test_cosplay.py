@@ -1,0 +1,107 @@
+"""Two people in two browsers: one recruits a card, choosing the payment through the UI, and ends the turn."""
+
+import json
+
+from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
+
+
+def mover_of(pages, seq):
+    for page in pages:
+        wait_for_seq(page, seq)
+        if page.locator(".cp-prompt.mine").count():
+            return page
+    raise AssertionError("nobody is to play")
+
+
+def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
+    alice, bob = new_page(1280), new_page(390, 844)
+    a_name, b_name = unique("alice"), unique("bob")
+    sign_up(alice, server, a_name)
+    sign_up(bob, server, b_name)
+
+    open_two_player_table(server, alice, bob, "cosplay", b_name)
+    alice.wait_for_selector(".cp-board")
+    bob.wait_for_selector(".cp-board")
+    shot(alice, "cp-01-start-desktop")
+    shot(bob, "cp-01-start-phone")
+
+    pages = [alice, bob]
+    # Whoever can recruit does so; the others end their turn until someone can (a few turns at most).
+    for _ in range(8):
+        seq = seq_of(alice)
+        mover = mover_of(pages, seq)
+        recruit = mover.locator(".cp-zone .cp-pay")
+        if recruit.count():
+            break
+        mover.click("button.end-turn")
+        for page in pages:
+            wait_for_seq(page, seq + 1)
+    else:
+        raise AssertionError("no recruit in eight turns")
+    other = bob if mover is alice else alice
+    button = recruit.first
+    suggested = json.loads(button.get_attribute("data-move"))
+    zone = suggested["zone"]
+    name = button.get_attribute("data-label").removeprefix("Recruit ")
+    button.click()
+    panel = mover.locator("[data-cp-panel]")
+    panel.wait_for(state="visible")
+    assert name in panel.inner_text()
+    chosen = mover.locator(".cp-mine .cp-card.payer.chosen")
+    assert chosen.count() == len(suggested["pay"])  # the engine's suggestion, pre-selected
+    shot(mover, "cp-02-paying-suggested")
+
+    # Take the suggestion apart and build it again by clicking cards: the tally follows.
+    codes = [chosen.nth(i).get_attribute("data-card") for i in range(chosen.count())]
+    for _ in codes:
+        chosen.first.click()
+    assert mover.locator(".cp-mine .cp-card.payer.chosen").count() == 0
+    assert "Still missing" in panel.inner_text()
+    assert mover.locator("[data-cp-pay]").is_disabled()
+    for code in codes:
+        mover.locator(f'.cp-mine .cp-card.payer[data-card="{code}"]:not(.chosen)').first.click()
+    assert "Covered." in panel.inner_text()
+    # One more useful card would only waste points: the panel says so (then we take it back).
+    extra = mover.locator(".cp-mine .cp-card.payer:not(.chosen):not(.useless):not(.excluded)")
+    if extra.count():
+        spare = extra.first.element_handle()
+        spare.click()
+        assert "lost" in panel.inner_text()
+        shot(mover, "cp-03-paying-surplus")
+        spare.click()
+        assert "Covered." in panel.inner_text()
+    shot(mover, "cp-03-paying-chosen")
+
+    seq = seq_of(mover)
+    mover.click("[data-cp-pay]")
+    for page in pages:
+        wait_for_seq(page, seq + 1)
+    # The recruited card waits face down in the mover's assistance zone; the other player sees only a back.
+    mover.wait_for_selector(".cp-assist.mine .face-down-mine")
+    assert "arrives next turn" in mover.locator(".cp-assist.mine").inner_text()
+    assert other.locator(".cp-assist.other .cp-card.back").count() >= 1
+    assert other.locator(f'.cp-zone[data-zone="{zone}"] .cp-card.empty').count() == 1
+    assert "recruited" in other.locator(".cp-changes").inner_text()
+    shot(alice, "cp-04-recruited-desktop")
+    shot(bob, "cp-04-recruited-phone")
+
+    hand_before = mover.locator(".cp-hand .cp-row.hand .cp-card").count()
+    seq = seq_of(mover)
+    mover.click("button.end-turn")
+    for page in pages:
+        wait_for_seq(page, seq + 1)
+    # Initialisation: zones advance and refill, the hand is drawn back up to five, the other player's turn.
+    mover.wait_for_selector(".cp-hand .cp-row.hand .cp-card >> nth=4")
+    assert mover.locator(".cp-hand .cp-row.hand .cp-card").count() == 5 >= hand_before
+    assert mover.locator(".cp-zone .cp-card.empty").count() == 0
+    # The cards that just arrived glow: the new zone card(s) on both pages, the cards drawn on the mover's.
+    assert mover.locator(".cp-hand .cp-card.cp-arrived").count() >= 1
+    assert other.locator(".cp-zone .cp-card.cp-arrived").count() >= 1
+    assert mover.locator(".cp-zone .cp-card.cp-arrived").count() >= 1
+    assert "ended their turn" in other.locator(".cp-changes").inner_text()
+    other.wait_for_selector(".cp-prompt.mine")
+    assert other.locator("button.end-turn").count() == 1
+    shot(alice, "cp-05-next-turn-desktop")
+    shot(bob, "cp-05-next-turn-phone")
+    for page in pages:
+        assert not page.errors, page.errors

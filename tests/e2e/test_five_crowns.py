@@ -1,0 +1,126 @@
+"""Two people in two browsers play a whole Five Crowns round through the UI, live: draw, discard, one goes
+out through the go-out prompt, the other plays a final turn, and both see the laid melds and the sheet."""
+
+from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
+
+RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def hand_codes(page) -> list[str]:
+    return page.locator("[data-fc-hand] > li.fc-slot").evaluate_all("els => els.map(e => e.dataset.code)")
+
+
+def value(code: str, wild: int) -> int:
+    """How much a card costs if kept (the wilds are worth keeping: they count as -1 here)."""
+    if code == "joker":
+        return -1
+    rank = RANKS.index(code.rsplit("-", 1)[0]) + 3
+    return -1 if rank == wild else rank
+
+
+def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
+    alice, bob = new_page(1280), new_page(390, 844)
+    a_name, b_name = unique("alice"), unique("bob")
+    sign_up(alice, server, a_name)
+    sign_up(bob, server, b_name)
+
+    alice.goto(f"{server.url}/games/five_crowns/new/")
+    options = alice.locator("select[name=players] option").evaluate_all("os => os.map(o => o.value)")
+    assert options == [str(n) for n in range(2, 9)]
+    open_two_player_table(server, alice, bob, "five_crowns", b_name)
+    for page in (alice, bob):
+        page.wait_for_selector(".fc-board")
+        assert page.locator(".fc-wild-flag").inner_text().startswith("Wild: 3s")
+        assert page.locator("[data-fc-hand] > li.fc-slot").count() == 3
+        assert page.locator(".fc-player:not(.me) .fan .back").count() == 3  # the opponent's fanned backs
+    shot(alice, "fc-01-started-desktop")
+    shot(bob, "fc-01-started-phone")
+
+    # The hand's order is the player's own: sort, move a card with the buttons, and it survives a reload.
+    alice.click("button[data-fc-sort=rank]")
+    ranked = hand_codes(alice)
+    alice.click("button[data-fc-arrange]")
+    alice.locator("[data-fc-hand] > li.fc-slot").first.click()  # selects, does not discard
+    alice.click("button[data-fc-shift='1']")
+    moved = hand_codes(alice)
+    assert moved == [ranked[1], ranked[0], ranked[2]]
+    alice.click("button[data-fc-arrange]")
+    alice.reload()
+    alice.wait_for_function(
+        "Number(document.documentElement.dataset.fcSwaps || 0) >= 1"
+    )  # the socket's first frame
+    assert hand_codes(alice) == moved
+    # Dragging the last card to the front reorders too.
+    first = alice.locator("[data-fc-hand] > li.fc-slot").first.bounding_box()
+    last = alice.locator("[data-fc-hand] > li.fc-slot").last.bounding_box()
+    alice.mouse.move(last["x"] + last["width"] / 2, last["y"] + 30)
+    alice.mouse.down()
+    alice.mouse.move(last["x"] - 20, last["y"] + 30, steps=4)
+    alice.mouse.move(first["x"] + 5, first["y"] + 30, steps=6)
+    alice.mouse.up()
+    assert hand_codes(alice) == [moved[2], moved[0], moved[1]]
+    # And from the keyboard: Shift+Arrow moves the focused card.
+    alice.locator("[data-fc-hand] > li.fc-slot .card-button").first.focus()
+    alice.keyboard.press("Shift+ArrowRight")
+    dragged = hand_codes(alice)
+    assert dragged == [moved[0], moved[2], moved[1]]
+
+    pages = {"alice": alice, "bob": bob}
+    went_out = None
+    final_turn_seen = False
+    moves = 0
+    while True:
+        seq = seq_of(alice)
+        for page in pages.values():
+            wait_for_seq(page, seq)
+        if alice.locator(".fc-last-round").count():
+            break  # round 1 is scored
+        mover = next((p for p in pages.values() if p.locator("[data-move]").count()), None)
+        assert mover is not None, "the round is on but nobody has a move to make"
+        other = bob if mover is alice else alice
+        if went_out is not None and mover is not went_out:
+            banner = mover.locator(".fc-banner").inner_text()
+            assert "went out" in banner and "your final turn" in banner
+            final_turn_seen = True
+            if mover.locator(".pile-button.playable").count():
+                shot(mover, "fc-04-final-turn-" + ("desktop" if mover is alice else "phone"))
+        if mover.locator(".fc-go-out button.go-out").count():
+            prompt = mover.locator(".fc-go-out")
+            assert prompt.locator(".meld").count() >= 2  # at least one meld and the discard
+            shot(mover, "fc-03-go-out-prompt-" + ("desktop" if mover is alice else "phone"))
+            if went_out is None:
+                went_out = mover
+            prompt.locator("button.go-out").first.click()
+        elif mover.locator(".pile-button.playable").count():
+            if alice is mover and moves == 0:
+                assert dragged == hand_codes(alice)
+            mover.locator(".fc-pile.stock .pile-button.playable").click()
+        else:
+            wild = int(mover.locator(".fc-board").get_attribute("data-wild"))
+            cards = mover.locator("button.card-button.playable .fc-card").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+            worst = max(cards, key=lambda c: value(c, wild))
+            mover.locator(f"button.card-button.playable .fc-card[data-card='{worst}']").first.click()
+        moves += 1
+        for page in pages.values():
+            wait_for_seq(page, seq + 1)  # both pages move on: the other one over the WebSocket
+        if moves == 1:
+            # After the first draw the new card is marked for its drawer only, and the order is kept.
+            assert mover.locator(".fc-slot.drawn .new-tag").count() == 1
+            assert other.locator(".new-tag").count() == 0
+            shot(mover, "fc-02-drawn-" + ("desktop" if mover is alice else "phone"))
+        assert moves < 120
+    assert went_out is not None and final_turn_seen
+    for page in pages.values():
+        page.wait_for_selector(".fc-last-round[open]")
+        result = page.locator(".fc-last-round").inner_text()
+        assert "Round 1 result" in result and "went out" in result
+        assert page.locator(".fc-laid > li").count() == 2
+        assert page.locator(".fc-laid .penalty").count() == 2
+        assert page.locator(".fc-sheet tbody tr[data-round]").count() == 1
+        assert page.locator(".fc-chart polyline").count() == 2
+        assert page.locator(".fc-wild-flag").inner_text().strip().startswith("Wild: 4s")
+        assert not page.errors, page.errors
+    shot(alice, "fc-05-round-over-desktop")
+    shot(bob, "fc-05-round-over-phone")

@@ -1,0 +1,269 @@
+"""The scale-out configuration for real: PostgreSQL + Redis, two daphne processes behind one address space.
+
+A move posted to one process reaches a browser-like socket (session cookie, Origin header)
+connected to the other. Two racing moves on the two processes: one lands, one gets 409.
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+import uuid
+
+import pytest
+
+from tests.conftest import require_or_skip
+from tests.e2e.conftest import ROOT, free_port, start_daphne
+
+pytestmark = pytest.mark.services
+
+PG = "postgres://postgres@127.0.0.1:5432/{}"
+REDIS = "redis://127.0.0.1:6379/3"
+
+
+def services_up() -> bool:
+    try:
+        import psycopg
+        import redis  # channels_redis depends on it
+
+        psycopg.connect(PG.format("test"), connect_timeout=3).close()
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    if not services_up():
+        require_or_skip(
+            "REQUIRE_SERVICES", "PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are needed"
+        )
+    import psycopg
+
+    name = f"cardclub_scaleout_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    tmp = tmp_path_factory.mktemp("scale")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": PG.format(name),
+        "REDIS_URL": REDIS,
+        "DJANGO_DEBUG": "true",
+        "BOT_DELAY": "0",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    script = (
+        "from django.contrib.auth.models import User\n"
+        "from accounts.models import ApiToken\n"
+        "for n in ('alice', 'bob'):\n"
+        "    u = User.objects.create_user(n, password='scale-out-pass-1')\n"
+        "    print(n, ApiToken.issue(u)[1])\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    tokens = dict(line.split() for line in out.splitlines() if line.split()[:1] in (["alice"], ["bob"]))
+    ports = [free_port(), free_port()]
+    procs = [start_daphne(env, port, tmp / f"daphne-{port}.log") for port in ports]
+    # Two workers, racing each other for every bot move and every timeout.
+    for n in range(2):
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "manage.py", "run_worker", "--interval", "0.2"],
+                cwd=ROOT,
+                env=env,
+                stdout=open(tmp / f"worker-{n}.log", "w"),
+                stderr=subprocess.STDOUT,
+            )
+        )
+    yield {"ports": ports, "tokens": tokens, "env": env}
+    for proc in procs:
+        proc.terminate()
+        proc.wait(timeout=10)
+    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+def api(port, method, path, token, body=None):
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        method=method,
+        data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def session_cookie(port, username, password) -> str:
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(f"http://127.0.0.1:{port}/accounts/login/").read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    data = urllib.parse.urlencode(
+        {"username": username, "password": password, "csrfmiddlewaretoken": token}
+    ).encode()
+    opener.open(
+        urllib.request.Request(
+            f"http://127.0.0.1:{port}/accounts/login/",
+            data=data,
+            headers={"Referer": f"http://127.0.0.1:{port}/"},
+        )
+    )
+    return "; ".join(f"{c.name}={c.value}" for c in jar)
+
+
+def new_game(cluster):
+    p1, _ = cluster["ports"]
+    a, b = cluster["tokens"]["alice"], cluster["tokens"]["bob"]
+    status, table = api(p1, "POST", "/api/tables", a, {"game": "cosmic_crowns", "players": 2})
+    assert status == 201
+    tid = table["id"]
+    assert api(p1, "POST", f"/api/tables/{tid}/join", b, {})[0] == 200
+    assert api(p1, "POST", f"/api/tables/{tid}/start", a)[0] == 200
+    return tid
+
+
+def test_a_move_on_one_process_reaches_a_socket_on_the_other(cluster):
+    from websockets.sync.client import connect
+
+    p1, p2 = cluster["ports"]
+    tokens = cluster["tokens"]
+    tid = new_game(cluster)
+    cookie = session_cookie(p2, "bob", "scale-out-pass-1")
+    with connect(
+        f"ws://127.0.0.1:{p2}/ws/tables/{tid}/",
+        additional_headers={"Origin": f"http://127.0.0.1:{p2}", "Cookie": cookie},
+        open_timeout=10,
+    ) as ws:
+        first = ws.recv(timeout=10)
+        assert f'id="table-{tid}-board"' in first and "(you)" in first
+        _, table = api(p1, "GET", f"/api/tables/{tid}", tokens["alice"])
+        mover = table["to_act"][0]
+        token = tokens["alice" if mover == 0 else "bob"]
+        _, mine = api(p1, "GET", f"/api/tables/{tid}", token)
+        mover_hand = set(mine["view"]["hand"])
+        move = mine["legal_moves"][0]
+        assert api(p1, "POST", f"/api/tables/{tid}/moves", token, {"move": move, "seq": 0}) == (
+            200,
+            {"seq": 1},
+        )
+        frame = ws.recv(timeout=10)
+        assert 'data-seq="1"' in frame and 'hx-swap-oob="true"' in frame
+        if mover == 0:  # bob's socket must not show alice's hand (only the card she played is public)
+            shown = set(re.findall(r'data-card="([^"]+)"', frame)) & mover_hand
+            assert len(shown) <= 1
+
+
+def test_a_socket_from_another_origin_is_refused(cluster):
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    _, p2 = cluster["ports"]
+    tid = new_game(cluster)
+    with pytest.raises(InvalidStatus):
+        connect(f"ws://127.0.0.1:{p2}/ws/tables/{tid}/", additional_headers={"Origin": "http://evil.example"})
+
+
+def test_racing_moves_on_two_processes_land_once(cluster):
+    p1, p2 = cluster["ports"]
+    tokens = cluster["tokens"]
+    tid = new_game(cluster)
+    _, table = api(p1, "GET", f"/api/tables/{tid}", tokens["alice"])
+    token = tokens["alice" if table["to_act"][0] == 0 else "bob"]
+    _, mine = api(p1, "GET", f"/api/tables/{tid}", token)
+    move = mine["legal_moves"][0]
+    results = []
+    barrier = threading.Barrier(4)
+
+    def post(port):
+        barrier.wait()
+        results.append(api(port, "POST", f"/api/tables/{tid}/moves", token, {"move": move, "seq": 0})[0])
+
+    threads = [threading.Thread(target=post, args=(port,)) for port in (p1, p2, p1, p2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [200, 409, 409, 409]
+    _, moves = api(p1, "GET", f"/api/tables/{tid}/moves", token)
+    assert len(moves) == 1
+
+
+def test_a_bots_only_table_plays_to_the_end_with_two_workers(cluster):
+    import time
+
+    p1, p2 = cluster["ports"]
+    a = cluster["tokens"]["alice"]
+    status, table = api(
+        p1, "POST", "/api/tables", a, {"game": "cosmic_crowns", "players": 2, "bots": [{"level": "casual"}]}
+    )
+    assert status == 201 and table["seats"][1]["bot"] == "casual"
+    tid = table["id"]
+    assert api(p1, "POST", f"/api/tables/{tid}/start", a)[0] == 200
+    assert api(p2, "POST", f"/api/tables/{tid}/concede", a)[0] == 200  # now only bots play
+    deadline = time.time() + 240
+    while time.time() < deadline:
+        _, t = api(p1, "GET", f"/api/tables/{tid}", a)
+        if t["status"] == "finished":
+            break
+        time.sleep(0.5)
+    assert t["status"] == "finished", t["seq"]
+    assert t["result"]["replaced"] == [0]
+    _, moves = api(p1, "GET", f"/api/tables/{tid}/moves", a)
+    assert [m["seq"] for m in moves] == list(range(len(moves)))  # no move lost or applied twice
+
+
+RACE = """
+import threading
+from datetime import timedelta
+from django.contrib.auth.models import User
+from tables import services
+from tables.models import Seat
+alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob")
+table = services.create_table(alice, "cosmic_crowns", 2, move_time=600)
+services.join_table(table.pk, bob)
+table = services.start_table(table.pk, alice)
+late = table.deadline + timedelta(seconds=1)
+barrier = threading.Barrier(4)
+results = []
+def race():
+    barrier.wait()
+    results.append(services.time_out(table.pk, now=late))
+threads = [threading.Thread(target=race) for _ in range(4)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print("RESULTS", sorted(map(len, results)), Seat.objects.filter(table=table, replaced=True).count())
+"""
+
+
+def test_a_timeout_replaces_a_seat_exactly_once_when_workers_race(cluster):
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", RACE],
+        cwd=ROOT,
+        env={**cluster["env"], "WORKER_IN_PROCESS": "false"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    line = next(x for x in out.splitlines() if x.startswith("RESULTS"))
+    assert line == "RESULTS [0, 0, 0, 1] 1"

@@ -1,0 +1,113 @@
+"""Live updates over /ws/tables/<id>/: per-viewer frames of out-of-band swaps."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from tables import services
+from tests.html import cards_on as cards_in
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@sync_to_async
+def setup_game(alice, bob):
+    table = services.create_table(alice, "cosmic_crowns", 2)
+    services.join_table(table.pk, bob)
+    return services.start_table(table.pk, alice)
+
+
+@sync_to_async
+def session_cookie(user) -> str:
+    c = Client()
+    c.force_login(user)
+    return f"sessionid={c.cookies['sessionid'].value}"
+
+
+async def connect(table_id, cookie=None, origin=b"http://127.0.0.1:8000"):
+    headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    connected, _ = await comm.connect()
+    return comm, connected
+
+
+@sync_to_async
+def play_first_legal(table_id, users):
+    from tables.models import Table
+
+    table = Table.objects.get(pk=table_id)
+    seat = table.to_act[0]
+    state = table.engine.load(table.state)
+    move = table.engine.legal_moves(state, seat)[0]
+    services.play_move(table_id, users[seat], move, table.seq)
+    return seat, state["hands"]
+
+
+async def test_a_move_reaches_the_other_seat_as_html_without_the_movers_hand(alice, bob):
+    table = await setup_game(alice, bob)
+    users = [alice, bob]
+    sockets = {}
+    for seat, user in enumerate(users):
+        comm, ok = await connect(table.pk, await session_cookie(user))
+        assert ok
+        first = await comm.receive_from(timeout=20)
+        assert f'id="table-{table.pk}-board"' in first and 'hx-swap-oob="true"' in first
+        sockets[seat] = comm
+    spectator, ok = await connect(table.pk)
+    assert ok
+    await spectator.receive_from(timeout=20)
+
+    mover, hands = await play_first_legal(table.pk, users)
+    other = 1 - mover
+    frame = await sockets[other].receive_from(timeout=20)
+    mover_frame = await sockets[mover].receive_from(timeout=20)
+    spectator_frame = await spectator.receive_from(timeout=20)
+    assert "<" in frame and 'hx-swap-oob="true"' in frame
+    assert 'data-seq="1"' in frame
+    remaining_mover_hand = set(hands[mover]) - cards_in(frame)  # the played card is public now
+    assert cards_in(frame) & set(hands[mover]) <= {c for c in hands[mover] if c not in remaining_mover_hand}
+    assert len(cards_in(frame) & set(hands[mover])) <= 1
+    assert set(hands[other]) <= cards_in(frame)
+    assert len(cards_in(spectator_frame) & (set(hands[0]) | set(hands[1]))) <= 1
+    assert len(cards_in(mover_frame) & set(hands[mover])) == len(hands[mover])
+    for comm in (*sockets.values(), spectator):
+        await comm.disconnect()
+
+
+async def test_a_socket_from_another_origin_is_refused(alice, bob):
+    table = await setup_game(alice, bob)
+    comm, ok = await connect(table.pk, origin=b"http://evil.example.com")
+    assert not ok
+
+
+async def test_a_socket_for_a_missing_table_is_closed(db):
+    comm, ok = await connect(987654)
+    assert not ok
+
+
+async def test_the_notification_socket_pushes_the_your_turn_badge(alice, bob):
+    table = await setup_game(alice, bob)
+    from tables.models import Table
+
+    t = await sync_to_async(Table.objects.get)(pk=table.pk)
+    other_seat = 1 - t.to_act[0]
+    other = [alice, bob][other_seat]
+    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"cookie", (await session_cookie(other)).encode())]
+    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    assert (await comm.connect())[0]
+    first = await comm.receive_from(timeout=20)
+    assert 'data-count="0"' in first
+    # Moves go on (a Falling Star may keep the turn) until the other player is awaited: then the badge says 1.
+    for _ in range(10):
+        await play_first_legal(table.pk, [alice, bob])
+        t = await sync_to_async(Table.objects.get)(pk=table.pk)
+        if other_seat in t.to_act:
+            break
+    assert other_seat in t.to_act
+    badge = await comm.receive_from(timeout=20)
+    assert 'id="your-turn-badge"' in badge and 'data-count="1"' in badge
+    await comm.disconnect()
