@@ -17,8 +17,9 @@
   ``strong``): Cosmic Crowns tries every card on 12 deals, rolling out the round with the casual
   policy (crown margin); Five Crowns samples 60 next draws from the unseen cards and keeps the
   discard (or the draw) with the lowest expected penalty after its next turn; Chronica shortlists
-  10 moves and plays each on 4 deals against the opponent's greedy reply; Cosplay tries every
-  move on 4 deals, rolling out casual play to the end of its next turn (score margin).
+  10 moves and plays each on up to 4 deals against the opponent's greedy reply (at most 8,000
+  positions judged); Cosplay tries every move on 4 deals, rolling out casual play to the end of
+  its next turn (score margin).
 - The result is always one of ``legal_moves`` (the same dict). The same arguments and seed give
   the same move: randomness comes only from ``random.Random(seed)``; budgets are counts, never
   a clock.

@@ -4,8 +4,10 @@ Both judge a position by victory points and honour (``evaluate``). The casual pl
 move with the best immediate result (honour gained in an Action, a slot filled, honour lost
 avoided). The strong player shortlists its best moves, plays each on several determinized
 states, lets the opponent(s) answer greedily with the cards they might hold, and keeps the move
-with the best average outcome; it also values honour more than the casual player does (a seat
-at 0 honour loses whatever its victory points), which is most of its edge.
+with the best average outcome (trying no further deal once ``BUDGET`` positions have been
+judged, which caps the think time in wide 3-4 player positions); it also values honour more than
+the casual player does (a seat at 0 honour loses whatever its victory points), which is most of
+its edge.
 
 ``determinize(view, rng)`` rebuilds the hidden cards: every seat's deck (order unknown, even the
 bot's own) and the other hands. A seat's deck list is not in the view. The bot assumes the
@@ -27,6 +29,10 @@ from rules.chronica.engine import SLOTS
 SAMPLES = 4
 SHORTLIST = 10
 PLIES = 1  # turns played greedily after the bot's move (1: the opponent's reply)
+# Positions judged per decision, at most: the deals are tried one after the other, every shortlisted
+# move on each, and the search stops before a deal that would go over (the first deal is always
+# tried). Replies in 3-4 player positions can be wide; this caps the think time, not the typical one.
+BUDGET = 8000
 # Worth of one honour point and of each point under 4 (one victory point is worth 3). The casual
 # player's weights are fixed; the strong player values honour, its life, more.
 CASUAL_WEIGHTS = (1.2, 2.5)
@@ -206,16 +212,21 @@ def casual(view: dict, moves: list[dict], rng: random.Random, seat: int) -> dict
 # --- strong --------------------------------------------------------------------------------
 
 
-def _play_on(state: dict, seat: int, plies: int) -> None:
-    """Greedy moves for everyone for ``plies`` more turns after the current one (and its draws)."""
+def _play_on(state: dict, seat: int, plies: int) -> int:
+    """Greedy moves for everyone for ``plies`` more turns after the current one (and its draws).
+    Returns how many positions the greedy choices judged."""
     last = state["turn"] + plies
+    judged = 0
     for _ in range(12 * (plies + 1)):
         if GAME.is_over(state) or state["turn"] > last:
-            return
+            break
         if state["turn"] == last and state["phase"] == "play" and GAME.to_act(state)[0] == seat:
-            return
+            break
         actor = GAME.to_act(state)[0]
-        GAME._apply(state, actor, greedy(state, actor, GAME.legal_moves(state, actor)))
+        moves = GAME.legal_moves(state, actor)
+        judged += len(moves)
+        GAME._apply(state, actor, greedy(state, actor, moves))
+    return judged
 
 
 def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples: int | None = None) -> dict:
@@ -233,10 +244,15 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
     if passes and not any(m["type"] in ("pass", "end_turn") for m in shortlist):
         shortlist.append(max(passes, key=lambda m: _quick(m, dets[0], seat)))
     totals = [0.0] * len(shortlist)
+    spent = len(moves)
     for det in dets:
+        cost = 0
         for i, move in enumerate(shortlist):
             state = _after(det, seat, move)
-            _play_on(state, seat, PLIES)
-            totals[i] += evaluate(state, seat, (HONOUR_WEIGHT, DANGER_WEIGHT)) + _quick(move, det, seat)
+            cost += _play_on(state, seat, PLIES) + 1
+            totals[i] += evaluate(state, seat, weights) + _quick(move, det, seat)
+        spent += cost
+        if spent + cost > BUDGET:  # one more deal like this one would go over
+            break
     best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
     return shortlist[best]
