@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bots.py                 # 200 games per pairing, every game
     .venv/bin/python bench/bots.py --games 20 --game five_crowns --jobs 2
+    .venv/bin/python bench/bots.py --game cosmic_crowns --option mode=hard   # a variant
 
 For each game and pairing, the two levels swap seats every game (game i uses seed i). A win
 is a game the first level wins and the second does not; a shared win counts half. Thinking
@@ -28,12 +29,12 @@ SLUGS = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
 PAIRINGS = (("strong", "casual"), ("casual", "random"))
 
 
-def play(args: tuple[str, str, str, int]) -> dict:
+def play(args: tuple[str, str, str, int, dict]) -> dict:
     """One game: ``first`` level against ``second``; seats alternate with the seed."""
-    slug, first, second, seed = args
+    slug, first, second, seed, options = args
     game = registry.get(slug)
     levels = [first, second] if seed % 2 == 0 else [second, first]
-    state = game.setup(players=2, seed=seed, options={})
+    state = game.setup(players=2, seed=seed, options=options)
     times: dict[str, list[float]] = {first: [], second: []}
     cpu: dict[str, list[float]] = {first: [], second: []}
     count = 0
@@ -70,24 +71,36 @@ def summarise(slug: str, first: str, second: str, results: list[dict]) -> None:
     print(f"  {first} vs {second}: {first} scores {wins:g}/{n} = {100 * wins / n:.1f}%")
 
 
+def _option(text: str) -> tuple[str, object]:
+    key, _, value = text.partition("=")
+    if value in ("true", "false"):
+        return key, value == "true"
+    return key, int(value) if value.isdigit() else value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
     parser.add_argument("--game", choices=SLUGS, help="one game only")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--pairing", choices=["strong-casual", "casual-random"], help="one pairing only")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option, e.g. mode=hard"
+    )
     args = parser.parse_args()
+    options = dict(_option(text) for text in args.option)
     slugs = [args.game] if args.game else list(SLUGS)
     pairings = [p for p in PAIRINGS if args.pairing in (None, f"{p[0]}-{p[1]}")]
     start = time.perf_counter()
     pool = Pool(args.jobs) if args.jobs > 1 else None
     for slug in slugs:
         t0 = time.perf_counter()
-        print(f"{slug} ({args.games} games per pairing)")
+        shown = "".join(f", {k}={v}" for k, v in options.items())
+        print(f"{slug} ({args.games} games per pairing{shown})")
         think: dict[str, list[float]] = {}
         think_cpu: dict[str, list[float]] = {}
         for first, second in pairings:
-            jobs = [(slug, first, second, seed) for seed in range(args.games)]
+            jobs = [(slug, first, second, seed, options) for seed in range(args.games)]
             results = pool.map(play, jobs, chunksize=1) if pool else [play(j) for j in jobs]
             summarise(slug, first, second, results)
             for r in results:
