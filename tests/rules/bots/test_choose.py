@@ -129,3 +129,42 @@ def test_two_casual_five_crowns_bots_always_finish():
             )
             state = game.apply(state, seat, move)
         assert game.is_over(state), seed
+
+
+def _hard_bid(hand: list[str], battleground: str = "eagle") -> int:
+    """The casual bot's Hard-mode bid with ``hand`` in the first (10-card) round of a 2-player game."""
+    game, state = _mid_game("cosmic_crowns", 3, 0, options={"mode": "hard"})
+    assert state["pending"]["kind"] == "bid"
+    seat = state["pending"]["seats"][0]
+    assert len(state["hands"][seat]) == len(hand) == 10
+    state["hands"][seat] = hand
+    state["battleground"] = battleground
+    move = choose("cosmic_crowns", game.view(state, seat), game.legal_moves(state, seat), "casual", 1)
+    return move["tricks"]
+
+
+def test_casual_bids_what_its_hand_can_take_in_hard_mode():
+    """Regression: casual once bid about a third of the tricks it took, and lost to random play."""
+    trumps = [
+        "eagle-emperor",
+        "eagle-g3",
+        "eagle-g2",
+        "eagle-g1",
+        "eagle-10",
+        "eagle-9",
+        "eagle-8",
+        "eagle-7",
+    ]
+    assert _hard_bid(["falling-star-1", "devil-1", *trumps]) >= 8
+    assert (
+        _hard_bid(
+            [
+                "frog-g3",
+                "raptor-g2",
+                *[f"frog-{v}" for v in range(2, 6)],
+                *[f"raptor-{v}" for v in range(2, 6)],
+            ]
+        )
+        == 2
+    )
+    assert _hard_bid([*[f"frog-{v}" for v in range(2, 7)], *[f"raptor-{v}" for v in range(2, 7)]]) <= 1
