@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from itertools import product
 
 from rules.five_crowns.cards import CARDS, JOKER, penalty
 
@@ -49,3 +50,40 @@ def brute_min_penalty(cards: list[str], wild_rank: int) -> int:
         return result
 
     return best(tuple(sorted(cards)))
+
+
+def multiset_min_penalty(cards: list[str], wild_rank: int) -> int:
+    """The same search over multisets, fast enough for 14 cards: the two copies of a card are one
+    symbol with a count, and so are the wild-rank cards (any suit: each is wild and scores 20).
+    Every sub-multiset of 3+ cards that ``is_meld`` accepts is a candidate meld."""
+
+    def symbol(code: str) -> str:
+        return "wild" if code != JOKER and is_wild(code, wild_rank) else code
+
+    first: dict[str, str] = {}
+    for code in sorted(cards):
+        first.setdefault(symbol(code), code)
+    kinds = sorted(first)
+    have = tuple(sum(1 for c in cards if symbol(c) == k) for k in kinds)
+    points = [penalty(first[k], wild_rank) for k in kinds]
+    melds = []
+    for counts in product(*(range(h + 1) for h in have)):
+        if sum(counts) >= 3:
+            group = [first[k] for k, n in zip(kinds, counts, strict=True) for _ in range(n)]
+            if is_meld(group, wild_rank):
+                melds.append(counts)
+
+    @cache
+    def best(rest: tuple[int, ...]) -> int:
+        if not any(rest):
+            return 0
+        low = next(i for i, n in enumerate(rest) if n)  # this card is left over or in a meld
+        alone = list(rest)
+        alone[low] -= 1
+        result = points[low] + best(tuple(alone))
+        for meld in melds:
+            if meld[low] and all(m <= r for m, r in zip(meld, rest, strict=True)):
+                result = min(result, best(tuple(r - m for m, r in zip(meld, rest, strict=True))))
+        return result
+
+    return best(have)
