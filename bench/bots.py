@@ -3,12 +3,13 @@
     .venv/bin/python bench/bots.py                 # 200 games per pairing, every game
     .venv/bin/python bench/bots.py --games 20 --game five_crowns --jobs 2
     .venv/bin/python bench/bots.py --game cosmic_crowns --option mode=hard   # a variant
+    .venv/bin/python bench/bots.py --game five_crowns --first-seed 1000      # other deals
 
-For each game and pairing, the two levels swap seats every game (game i uses seed i). A win
-is a game the first level wins and the second does not; a shared win counts half. Thinking
-time is measured around each ``choose`` call, as wall time (``time.perf_counter``) and as the
-process's CPU time (``time.process_time``, the fairer figure on a busy machine); the bots
-themselves never read the clock.
+For each game and pairing, the two levels swap seats every game (game i uses seed
+first-seed + i). A win is a game the first level wins and the second does not; a shared win
+counts half. Thinking time is measured around each ``choose`` call, as wall time
+(``time.perf_counter``) and as the process's CPU time (``time.process_time``, the fairer figure
+on a busy machine); the bots themselves never read the clock.
 """
 
 from __future__ import annotations
@@ -68,7 +69,12 @@ def play(args: tuple[str, str, str, int, dict]) -> dict:
 def summarise(slug: str, first: str, second: str, results: list[dict]) -> None:
     n = len(results)
     wins = sum(r["score"] for r in results)
-    print(f"  {first} vs {second}: {first} scores {wins:g}/{n} = {100 * wins / n:.1f}%")
+    share = wins / n
+    spread = statistics.pstdev(r["score"] for r in results) / n**0.5  # standard error of the share
+    print(
+        f"  {first} vs {second}: {first} scores {wins:g}/{n} = {100 * share:.1f}% "
+        f"(95% interval {100 * (share - 1.96 * spread):.1f}-{100 * (share + 1.96 * spread):.1f}%)"
+    )
 
 
 def _option(text: str) -> tuple[str, object]:
@@ -83,6 +89,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per pairing (default 200)")
     parser.add_argument("--game", choices=SLUGS, help="one game only")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--pairing", choices=["strong-casual", "casual-random"], help="one pairing only")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option, e.g. mode=hard"
@@ -100,7 +107,10 @@ def main() -> None:
         think: dict[str, list[float]] = {}
         think_cpu: dict[str, list[float]] = {}
         for first, second in pairings:
-            jobs = [(slug, first, second, seed, options) for seed in range(args.games)]
+            jobs = [
+                (slug, first, second, seed, options)
+                for seed in range(args.first_seed, args.first_seed + args.games)
+            ]
             results = pool.map(play, jobs, chunksize=1) if pool else [play(j) for j in jobs]
             summarise(slug, first, second, results)
             for r in results:

@@ -19,6 +19,9 @@ instead can swap the natural in and move the wild to where the natural was), so 
 fixed by its top rank. A run of span s with c naturals costs max(3, s) - c wilds; a book of
 c naturals costs max(0, 3 - c). Before the search, naturals that can only meld alone (see
 ``_isolated``) are set aside: the best of them take two wilds each.
+
+``min_penalty_after_drops`` (for the bots) runs the same search where a natural may also be
+discarded: the lowest penalty left once exactly d cards of a hand are set aside.
 """
 
 from __future__ import annotations
@@ -346,3 +349,70 @@ def go_out_arrangement(hand: list[str], wild_rank: int, allowed: list[str] | Non
     rest = list(hand)
     rest.remove(discard)
     return {"discard": discard, "melds": arrange(rest, wild_rank)["melds"]}
+
+
+# --- Setting cards aside: how good a hand is a few draws ahead (for the bots) ------------------
+
+_NONE = -(1 << 30)  # no arrangement fits the constraints
+_DROP_MEMO: dict[tuple[int, int, int, bool], int] = {}
+
+
+def _best_drops(mask: int, k: int, e: int, need: bool, n: int, total: int) -> int:
+    """Largest total penalty of the naturals in ``mask`` (n cards, penalty ``total``) that meld
+    with at most ``k`` wilds or are set aside, exactly ``e`` of them set aside; ``need``: at
+    least one natural must be in a meld. ``_NONE`` when no arrangement fits."""
+    if e > n:
+        return _NONE
+    if k >= 2 * (n - e):  # every natural kept can take two wilds of its own
+        return total if n > e or not need else _NONE
+    key = (mask, k, e, need)
+    found = _DROP_MEMO.get(key)
+    if found is not None:
+        return found
+    best = _NONE
+    for kind, _used, cost, rest, gain, count, dropped in _options(mask, k):
+        if kind == "left":
+            value = _best_drops(rest, k, e, need, n - 1, total - dropped)
+            if e:
+                value = max(value, dropped + _best_drops(rest, k, e - 1, need, n - 1, total - dropped))
+        else:
+            value = gain + _best_drops(rest, k - cost, e, False, n - count, total - dropped)
+        if value > best:
+            best = value
+            if best == total:
+                break
+    if best < 0:
+        best = _NONE
+    if len(_DROP_MEMO) >= _MEMO_LIMIT:
+        _DROP_MEMO.clear()
+    _DROP_MEMO[key] = best
+    return best
+
+
+def min_penalty_after_drops(cards: list[str], wild_rank: int, drops: int) -> int:
+    """The lowest penalty of ``cards`` once exactly ``drops`` of them are set aside and the
+    best melds laid: ``min(min_penalty(rest) for every rest of len(cards) - drops cards)``.
+
+    With one drop this is the lowest penalty a player can keep after drawing a card and
+    discarding one (0: they can go out); with d drops, after d draws if the player knew them
+    all in advance. It is the search of ``min_penalty`` where a natural may also be set aside,
+    run once per number of wilds set aside (a kept wild needs a meld of naturals to join
+    unless three or more wilds make a book alone).
+    """
+    naturals, wilds = _split(cards, wild_rank)
+    if not 0 <= drops <= len(cards):
+        raise ValueError("cannot set aside that many cards")
+    k = len(wilds)
+    values = sorted(
+        [i // _NSUITS + 3 for i in naturals] + [penalty(w, wild_rank) for w in wilds], reverse=True
+    )
+    best = sum(values[drops:])  # no meld at all: set the highest cards aside
+    mask = _mask(naturals)
+    n = len(naturals)
+    total = sum(i // _NSUITS + 3 for i in naturals)
+    for w in range(min(drops, k) + 1):
+        left = k - w  # the wilds kept: they need a meld of naturals unless they make a book alone
+        melded = _best_drops(mask, left, drops - w, 1 <= left <= 2, n, total)
+        if melded >= 0:
+            best = min(best, total - melded)
+    return best
