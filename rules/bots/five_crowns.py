@@ -126,8 +126,9 @@ def _best_discard_value(cards: list[str], wild: int, keep: str | None = None) ->
     return min_penalty(_without(cards, min(options, key=lambda c: _discard_key(cards, c, wild))), wild)
 
 
-def _lowest_after_discard(cards: list[str], wild: int, keep: str | None = None) -> int:
-    """The lowest penalty left after any one discard from ``cards`` (never ``keep``): strong's estimate."""
+def _lowest_after_discard(cards: list[str], wild: int, keep: str) -> int:
+    """The lowest penalty left after any one discard from ``cards`` but ``keep`` (the card just taken
+    from the discard). With no card kept, that is ``min_penalty_after_drops(cards, wild, 1)``."""
     best = None
     for code in dict.fromkeys(cards):
         if code == keep:
@@ -229,7 +230,7 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
         take_now = _lowest_after_discard([*hand, top], wild, keep=top)
         if last_turn:  # one draw left: compare the penalties it leaves
             draws = [pool[rng.randrange(len(pool))] for _ in range(samples)]
-            stock = sum(_lowest_after_discard([*hand, c], wild) for c in draws) / len(draws)
+            stock = sum(min_penalty_after_drops([*hand, c], wild, 1) for c in draws) / len(draws)
             return {"type": "draw", "source": "discard" if take_now < stock else "stock"}
         if take_now == 0:
             return {"type": "draw", "source": "discard"}  # it goes out at once
