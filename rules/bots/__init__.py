@@ -15,7 +15,8 @@
   look one turn ahead, keep the best on average).
   Per game (``rules/bots/<game>.py``, each with ``determinize(view, rng, seat)``, ``casual`` and
   ``strong``): Cosmic Crowns tries every card on 12 deals, rolling out the round with the casual
-  policy (crown margin); Five Crowns samples 40 sequences of its next draws from the unseen cards and
+  policy (crown margin); Five Crowns samples 40 sequences of its next draws from the unseen cards (the
+  round's public log tells it the discard pile and the cards a rival took from it) and
   keeps the discard (or the draw) that scores best two draws ahead (the lowest penalty it could
   keep, a bonus for going out, a chance that an opponent goes out first); Chronica shortlists
   10 moves and plays each on up to 4 deals against the opponent's greedy reply (at most 8,000

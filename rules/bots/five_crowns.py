@@ -1,8 +1,9 @@
 """Five Crowns bots: a greedy casual player, and a strong player that looks two draws ahead.
 
-``determinize(view, rng)`` deals the cards the seat cannot see (the other hands, the stock, the
-discard pile under its top card) at random from the 116-card deck minus the cards it can see:
-its hand, the discard's top card, and a card another player has just taken from the discard.
+``determinize(view, rng)`` deals the cards the seat cannot see (the rest of the other hands,
+the stock) at random from the 116-card deck minus the cards it can locate: its hand, the
+discard pile and the cards another player took from the discard and still holds, all read
+from the round's public log (``public``).
 
 The strong player samples ``SAMPLES`` sequences of its next draws from those unseen cards (the
 stock is a random part of them) and scores every choice on the same sequences (``_ahead``).
@@ -42,15 +43,43 @@ GO_OUT_VALUE = 25.0  # what going out is worth: about the penalty the opponent i
 # --- determinization --------------------------------------------------------------------
 
 
-def unseen(view: dict, seat: int) -> list[str]:
-    """The cards ``seat`` cannot locate, as a multiset list in a fixed order."""
+def public(view: dict) -> tuple[list[str] | None, list[Counter]]:
+    """What the round's log says: the discard pile, bottom first (None if the log does not
+    account for it, as in a game saved before the log existed), and per seat the cards it is
+    known to hold (taken from the discard and not discarded since)."""
+    pile: list[str] = []
+    known = [Counter() for _ in range(view["players"])]
+    for event in view.get("round_log", []):
+        act, card = event["act"], event.get("card")
+        if act == "take":
+            if pile:
+                pile.pop()
+            known[event["seat"]][card] += 1
+        elif act == "rebuild":
+            pile = pile[-1:]
+        elif card is not None:
+            pile.append(card)
+            if act != "turn_up" and known[event["seat"]][card]:
+                known[event["seat"]][card] -= 1
+    top = pile[-1] if pile else None
+    if len(pile) != view["discard_size"] or top != view["discard_top"]:
+        return None, known
+    return pile, known
+
+
+def unseen(view: dict, seat: int, facts: tuple | None = None) -> list[str]:
+    """The cards ``seat`` cannot locate, as a multiset list in a fixed order: not in its hand,
+    not in the discard pile, not known to be in another hand (``facts``: ``public(view)`` if
+    the caller has it already)."""
+    pile, known = facts or public(view)
     left = Counter(full_deck())
     left.subtract(view["hand"])
-    if view["discard_top"] is not None:
-        left[view["discard_top"]] -= 1
-    taken = view["taken_from_discard"]
-    if taken is not None and view["turn"] != seat:
-        left[taken] -= 1
+    if pile is None:
+        pile = [view["discard_top"]] if view["discard_top"] is not None else []
+    left.subtract(pile)
+    for s, cards in enumerate(known):
+        if s != seat:
+            left.subtract(cards)
     out = []
     for code in sorted(left):
         out.extend([code] * left[code])
@@ -61,7 +90,9 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
     """A full engine state that gives ``view`` for its seat, the hidden cards dealt at random."""
     seat = view["turn"] if seat is None else seat
     n = view["players"]
-    pool = unseen(view, seat)
+    facts = public(view)
+    pile, known = facts
+    pool = unseen(view, seat, facts)
     rng.shuffle(pool)
     turn = view["turn"]
     hands: list[list[str]] = [[] for _ in range(n)]
@@ -69,16 +100,13 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         if s == seat:
             hands[s] = list(view["hand"])
             continue
-        want = view["hand_sizes"][s]
-        hand = []
-        taken = view["taken_from_discard"]
-        if taken is not None and s == turn:
-            hand.append(taken)
-        while len(hand) < want:
+        hand = list(known[s].elements())
+        while len(hand) < view["hand_sizes"][s]:
             hand.append(pool.pop())
         hands[s] = sorted(hand, key=sort_key)
-    under = [pool.pop() for _ in range(max(0, view["discard_size"] - 1))]
-    discard = under + ([view["discard_top"]] if view["discard_top"] is not None else [])
+    if pile is None:  # no log: the cards under the top are some of the unseen ones
+        under = [pool.pop() for _ in range(max(0, view["discard_size"] - 1))]
+        pile = under + ([view["discard_top"]] if view["discard_top"] is not None else [])
     stock = pool[: view["stock_size"]]
     over = view["over"]
     drawn = None
@@ -98,7 +126,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "phase": view["phase"],
         "hands": hands,
         "stock": stock,
-        "discard": discard,
+        "discard": pile,
         "taken": view["taken_from_discard"],
         "drawn": drawn,
         "went_out": view["went_out"],
@@ -106,6 +134,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "scores": list(view["scores"]),
         "sheet": [list(row) for row in view["sheet"]],
         "last_round": view["last_round"],
+        "log": [dict(event) for event in view.get("round_log", [])],
     }
 
 

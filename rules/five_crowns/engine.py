@@ -9,6 +9,9 @@ State (plain JSON)::
      "drawn": code or None,        # the card the player to act drew this turn (either pile)
      "went_out": seat or None,     # who went out this round
      "final_turns": [seats],       # after someone went out: who still plays a last turn, in order
+     "log": [public events of this round, in order: {"act": "turn_up" | "draw" | "take" |
+             "discard" | "go_out" | "rebuild", "seat": seat (not for turn_up, rebuild),
+             "card": code (turn_up, take, discard, go_out)}],
      "scores": [running totals], "sheet": [[penalty per seat] per finished round],
      "last_round": None or {"round", "wild_rank", "went_out", "laid": [per seat arrangement]}}
 
@@ -34,6 +37,11 @@ from rules.five_crowns.melds import arrange, go_out_arrangement, go_out_cards
 
 ROUNDS = 11
 SOURCES = ("stock", "discard")
+
+
+def _record(state: dict, event: dict) -> None:
+    """Add a public event to the round's log (states saved before the log existed start one)."""
+    state.setdefault("log", []).append(event)
 
 
 def wild_rank(round_number: int) -> int:
@@ -66,6 +74,7 @@ class FiveCrowns(BaseGame):
                 "drawn": None,
                 "went_out": None,
                 "final_turns": [],
+                "log": [],
                 "scores": [0] * n,
                 "sheet": [],
                 "last_round": None,
@@ -87,6 +96,7 @@ class FiveCrowns(BaseGame):
                 hands[(state["dealer"] + offset) % n].append(cards.pop())
         state["hands"] = [sorted(hand, key=sort_key) for hand in hands]
         state["discard"] = [cards.pop()]
+        state["log"] = [{"act": "turn_up", "card": state["discard"][0]}]
         state["stock"] = cards
         state["turn"] = (state["dealer"] + 1) % n
         state["phase"] = "draw"
@@ -102,6 +112,7 @@ class FiveCrowns(BaseGame):
         top = state["discard"].pop()
         state["stock"] = shuffle(state, state["discard"])
         state["discard"] = [top]
+        _record(state, {"act": "rebuild"})
         return True
 
     def _score_round(self, state: dict) -> None:
@@ -201,12 +212,19 @@ class FiveCrowns(BaseGame):
             hand.sort(key=sort_key)
             state["taken"] = card if move["source"] == "discard" else None
             state["drawn"] = card
+            _record(
+                state,
+                {"act": "take", "seat": seat, "card": card}
+                if state["taken"]
+                else {"act": "draw", "seat": seat},
+            )
             state["phase"] = "discard"
             self._refill(state)
             return
         card = move["card"]
         state["hands"][seat].remove(card)
         state["discard"].append(card)
+        _record(state, {"act": kind, "seat": seat, "card": card})
         state["taken"] = None
         state["drawn"] = None
         n = state["players"]
@@ -237,6 +255,11 @@ class FiveCrowns(BaseGame):
         - ``hand_sizes`` (per seat), ``stock_size``, ``discard_size``, ``discard_top``
           (code or null), ``taken_from_discard`` (the code the player to act took from the
           discard this turn, public, else null)
+        - ``round_log``: this round's public events in order, each ``{"act", "seat", "card"}``:
+          ``turn_up`` (the card turned up at the deal; no seat), ``draw`` (a seat drew from the
+          stock; no card), ``take`` (a seat took ``card`` from the discard), ``discard`` and
+          ``go_out`` (a seat discarded ``card``), ``rebuild`` (the discard under its top card was
+          shuffled into a new stock; no seat, no card). Everyone at the table saw all of it.
         - ``went_out`` (seat or null), ``final_turns`` (seats still to play their last
           turn, in order)
         - ``scores`` (running totals), ``sheet`` (per finished round, the penalties per seat)
@@ -260,6 +283,7 @@ class FiveCrowns(BaseGame):
             "discard_size": len(state["discard"]),
             "discard_top": state["discard"][-1] if state["discard"] else None,
             "taken_from_discard": state["taken"],
+            "round_log": [dict(event) for event in state.get("log", [])],
             "went_out": state["went_out"],
             "final_turns": list(state["final_turns"]),
             "scores": list(state["scores"]),

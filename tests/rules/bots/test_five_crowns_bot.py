@@ -119,3 +119,27 @@ def test_look_ahead_scores_going_out_the_hazard_and_the_penalty_kept():
     assert min_penalty_after_drops([*hand, "5-spade", "4-diamond"], wild, 2) == 12
     value = five_crowns._ahead(hand, ["5-spade", "4-diamond"], wild, 0, hazard)
     assert value == pytest.approx(hazard * 15 + (1 - hazard) * 12)
+
+
+def test_it_reads_the_discard_pile_and_the_cards_a_rival_took_from_the_round_log():
+    state = GAME.setup(players=2, seed=21)
+    me, rival = state["turn"], 1 - state["turn"]
+    state = GAME.apply(state, me, {"type": "draw", "source": "stock"})
+    mine = state["hands"][me][0]
+    state = GAME.apply(state, me, {"type": "discard", "card": mine})
+    state = GAME.apply(state, rival, {"type": "draw", "source": "discard"})
+    gone = next(c for c in state["hands"][rival] if c != mine)
+    state = GAME.apply(state, rival, {"type": "discard", "card": gone})
+    view = GAME.view(state, me)
+    pile, known = five_crowns.public(view)
+    assert pile == state["discard"] and len(pile) == 2  # the turned-up card, then the rival's discard
+    assert known[rival] == {mine: 1} and not known[me]
+    hidden = five_crowns.unseen(view, me)
+    assert len(hidden) == 116 - len(view["hand"]) - 2 - 1
+    for _ in range(5):
+        det = five_crowns.determinize(view, random.Random(_), me)
+        assert det["discard"] == state["discard"] and mine in det["hands"][rival]
+    # A view without a log (a game saved before it existed) falls back to the top card alone.
+    view["round_log"] = []
+    assert five_crowns.public(view)[0] is None
+    assert len(five_crowns.unseen(view, me)) == 116 - len(view["hand"]) - 1

@@ -28,6 +28,9 @@ def crafted(
         state["stock"] = list(stock)
     if discard is not None:
         state["discard"] = list(discard)
+        before = (state["turn"] - 1) % players
+        state["log"] = [{"act": "turn_up", "card": c} for c in discard[:1]]
+        state["log"] += [{"act": "discard", "seat": before, "card": c} for c in discard[1:]]
     return state
 
 
@@ -59,8 +62,10 @@ def codes_in(value) -> set[str]:
 
 
 def visible_codes(state: dict, seat: int | None) -> set[str]:
-    """Codes ``seat`` may see: its own hand, the discard top, the last round's laid cards, and the
-    card the player to act took from the discard (everyone saw it taken)."""
+    """Codes ``seat`` may see: its own hand, the discard top, the last round's laid cards, the
+    card the player to act took from the discard (everyone saw it taken), and every card of the
+    round's public log (turned up, taken or discarded in sight of all: test_engine checks that
+    the log holds only those)."""
     visible = set()
     if seat is not None:
         visible |= set(state["hands"][seat])
@@ -70,6 +75,7 @@ def visible_codes(state: dict, seat: int | None) -> set[str]:
         visible.add(state["taken"])
     if state["last_round"]:
         visible |= codes_in(state["last_round"])
+    visible |= codes_in(state["log"])
     return visible
 
 

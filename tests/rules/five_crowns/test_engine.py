@@ -451,7 +451,7 @@ def test_it_keeps_the_documented_view_keys():
     state = GAME.setup(players=3, seed=9)
     keys = {
         "players", "round", "rounds", "wild_rank", "wild_label", "dealer", "turn", "phase", "hand_sizes",
-        "stock_size", "discard_size", "discard_top", "taken_from_discard", "went_out", "final_turns",
+        "stock_size", "discard_size", "discard_top", "taken_from_discard", "round_log", "went_out", "final_turns",
         "scores", "sheet", "last_round", "over", "winners",
     }  # fmt: skip
     assert set(GAME.view(state, None)) == keys
@@ -484,3 +484,72 @@ def test_it_narrates_taking_the_discard_and_going_out():
         "bob went out, discarding King of hearts",
         "Everyone else plays one last turn",
     ]
+
+
+# --- The round's public log -----------------------------------------------------------------
+
+
+def _public_events(before: dict, seat: int, move: dict, after: dict) -> list[dict]:
+    """What everyone at the table saw this move do, worked out from the move alone."""
+    kind = move["type"]
+    if kind == "end_round":
+        return []
+    if kind == "draw" and move["source"] == "stock":
+        events = [{"act": "draw", "seat": seat}]
+    elif kind == "draw":
+        events = [{"act": "take", "seat": seat, "card": before["discard"][-1]}]
+    else:
+        events = [{"act": kind, "seat": seat, "card": move["card"]}]
+    if after["round"] == before["round"] and after["draws"] > before["draws"]:
+        events.append({"act": "rebuild"})
+    return events
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_it_logs_each_rounds_public_events_and_nothing_else(players):
+    import random
+
+    rnd = random.Random(players)
+    state = GAME.setup(players=players, seed=40 + players)
+    # A small stock so the discard is rebuilt into the stock within the round.
+    state["discard"] = state["stock"][:-2] + state["discard"]
+    state["stock"] = state["stock"][-2:]
+    expected = [{"act": "turn_up", "card": state["log"][0]["card"]}]
+    rounds = rebuilds = 0
+    while state["round"] <= 3 and not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        moves = GAME.legal_moves(state, seat)
+        outs = [m for m in moves if m["type"] == "go_out"]
+        move = outs[0] if outs else rnd.choice(moves)
+        after = play(state, seat, move)
+        if after["round"] != state["round"]:
+            rounds += 1
+            expected = [{"act": "turn_up", "card": after["discard"][0]}]
+        else:
+            events = _public_events(state, seat, move, after)
+            rebuilds += events[-1]["act"] == "rebuild"
+            expected += events
+        state = after
+        assert state["log"] == expected
+        for viewer in [*range(players), None]:
+            assert GAME.view(state, viewer)["round_log"] == expected
+    assert rounds == 3 and rebuilds >= 1
+    # A card drawn from the stock is never named; the pile is the log replayed.
+    pile: list[str] = []
+    for event in state["log"]:
+        if event["act"] == "take":
+            assert pile.pop() == event["card"]
+        elif event["act"] == "rebuild":
+            pile = pile[-1:]
+        elif "card" in event:
+            pile.append(event["card"])
+    assert pile == state["discard"]
+
+
+def test_it_loads_a_state_saved_before_the_log_existed():
+    state = GAME.setup(players=2, seed=3)
+    del state["log"]
+    assert GAME.view(state, 0)["round_log"] == []
+    seat = state["turn"]
+    state = play(state, seat, {"type": "draw", "source": "stock"})
+    assert state["log"] == [{"act": "draw", "seat": seat}]
