@@ -21,6 +21,28 @@ def click_a_move(page):
     raise AssertionError("no move button could be clicked")
 
 
+def assert_holds_still_under_the_pointer(page):
+    """A pointer resting on the bottom edge of a move button must not make it jump: a card that lifted
+    itself on hover would slide out from under the pointer, drop back, and flicker for as long as it rests."""
+    button = page.locator(f"button{DIRECT}:visible").first
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+    frames = button.evaluate(
+        """b => new Promise(done => {
+            const seen = [];
+            const look = () => {
+                const r = b.getBoundingClientRect();
+                seen.push([r.x, r.y, r.width, r.height].join());
+                if (seen.length < 40) requestAnimationFrame(look); else done(seen);
+            };
+            requestAnimationFrame(look);
+        })"""
+    )
+    assert len(set(frames)) == 1, f"the button moved under a resting pointer: {sorted(set(frames))}"
+    page.mouse.move(0, 0)
+
+
 @pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica", "cosplay"])
 def test_play_now_against_bots(server, new_page, slug):
     page = new_page(1280)
@@ -35,6 +57,8 @@ def test_play_now_against_bots(server, new_page, slug):
         if folded.count():  # a Chronica pass: "Pass: discard 1, draw 2" unfolds the discards
             folded.first.click()
         seq = int(page.locator("section.table-status").get_attribute("data-seq"))
+        if my_moves == 0:
+            assert_holds_still_under_the_pointer(page)
         click_a_move(page)
         page.wait_for_function(
             "n => Number(document.querySelector('section.table-status').dataset.seq) > n", arg=seq
