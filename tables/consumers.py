@@ -18,11 +18,14 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.group = f"table-{self.table_id}"
+        # Join the group before rendering the first frame: a move committed while that frame renders
+        # then still reaches this socket (as a second frame) instead of falling between the two.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         frame = await database_sync_to_async(render_frame_for)(self.table_id, self.scope.get("user"))
         if frame is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send(text_data=frame)
 

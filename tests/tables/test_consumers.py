@@ -35,8 +35,7 @@ async def connect(table_id, cookie=None, origin=b"http://127.0.0.1:8000"):
     return comm, connected
 
 
-@sync_to_async
-def play_first_legal(table_id, users):
+def play_first_legal_now(table_id, users):
     from tables.models import Table
 
     table = Table.objects.get(pk=table_id)
@@ -45,6 +44,9 @@ def play_first_legal(table_id, users):
     move = table.engine.legal_moves(state, seat)[0]
     services.play_move(table_id, users[seat], move, table.seq)
     return seat, state["hands"]
+
+
+play_first_legal = sync_to_async(play_first_legal_now)
 
 
 async def test_a_move_reaches_the_other_seat_as_html_without_the_movers_hand(alice, bob):
@@ -76,6 +78,32 @@ async def test_a_move_reaches_the_other_seat_as_html_without_the_movers_hand(ali
     assert len(cards_in(mover_frame) & set(hands[mover])) == len(hands[mover])
     for comm in (*sockets.values(), spectator):
         await comm.disconnect()
+
+
+async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bob, monkeypatch):
+    """The socket joins the table's group before it renders its first frame, so a move committed in
+    between reaches it as a second frame: else the page would wait on a stale board until reloaded."""
+    from tables import consumers
+
+    table = await setup_game(alice, bob)
+    users = [alice, bob]
+    render = consumers.render_frame_for
+    moved = []
+
+    def render_then_someone_moves(table_id, user):
+        frame = render(table_id, user)
+        if not moved:
+            moved.append(play_first_legal_now(table_id, users))
+        return frame
+
+    monkeypatch.setattr(consumers, "render_frame_for", render_then_someone_moves)
+    comm, ok = await connect(table.pk, await session_cookie(alice))
+    assert ok
+    first = await comm.receive_from(timeout=20)
+    assert 'data-seq="0"' in first and 'data-seq="1"' not in first
+    second = await comm.receive_from(timeout=20)
+    assert moved and 'data-seq="1"' in second
+    await comm.disconnect()
 
 
 async def test_a_socket_from_another_origin_is_refused(alice, bob):
