@@ -30,7 +30,7 @@ def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
     open_two_player_table(server, alice, bob, "five_crowns", b_name)
     for page in (alice, bob):
         page.wait_for_selector(".fc-board")
-        assert page.locator(".fc-wild-flag").inner_text().startswith("Wild: 3s")
+        assert page.locator(".fc-wild-flag").inner_text().strip().startswith("Wild: 3s")
         assert page.locator("[data-fc-hand] > li.fc-slot").count() == 3
         assert page.locator(".fc-player:not(.me) .fan .back").count() == 3  # the opponent's fanned backs
     shot(alice, "fc-01-started-desktop")
