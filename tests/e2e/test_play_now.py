@@ -14,6 +14,11 @@ def click_a_move(page):
     """Click the first visible move. A Chronica mulligan is decided by both seats at once, so the bot's
     answer may redraw the board under the pointer: then take the button of the new board."""
     for _ in range(3):
+        folded = page.locator("details:not([open]):has([data-move]) > summary")
+        if (
+            folded.count()
+        ):  # a Chronica pass: "Pass: discard 1, draw 2" unfolds the discards (again, if redrawn)
+            folded.first.click()
         try:
             page.locator(f"{DIRECT}:visible").first.click(timeout=5000)
             return
@@ -66,9 +71,6 @@ def test_play_now_against_bots(server, new_page, slug):
     my_moves = 0
     for _ in range(60):
         page.wait_for_selector(DIRECT, state="attached", timeout=15000)  # the bots answer on their own
-        folded = page.locator("details:not([open]):has([data-move]) > summary")
-        if folded.count():  # a Chronica pass: "Pass: discard 1, draw 2" unfolds the discards
-            folded.first.click()
         seq = int(page.locator("section.table-status").get_attribute("data-seq"))
         if my_moves == 0:
             assert_holds_still_under_the_pointer(page)
