@@ -1,51 +1,98 @@
 """Live updates. The socket only pushes: moves go over HTTP.
 
-The channel layer carries a signal ("table 42 is at seq 17"); each socket renders the table
-for its own viewer, so a frame never holds a card its viewer may not see.
+Each socket joins its viewer's group (``tables.live``): its seat's, or the spectators'. After a change,
+the process that made it renders each viewer's frame once and sends it there; the socket forwards it
+as it is. The database is read only on connect and when the socket's person takes or leaves a seat.
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.template.loader import render_to_string
 
-from tables.notifications import user_group
-from tables.rendering import render_frame_for
+from tables import live
+from tables.notifications import badge, user_group
+
+
+def current_frame(table_id: int, user) -> tuple[str, int, str] | None:
+    """(viewer key, revision, frame) of the table as it is now for ``user``; None if there is no table."""
+    from tables.models import Table
+    from tables.rendering import Snapshot
+
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    snapshot = Snapshot.read(table)
+    return live.viewer_key(snapshot.viewer_of(user)), table.revision, snapshot.frame(user)
+
+
+def seat_key(table_id: int, user_id: int | None) -> str:
+    from tables.models import Seat
+
+    if user_id is None:
+        return live.WATCH
+    index = Seat.objects.filter(table_id=table_id, user_id=user_id).values_list("index", flat=True).first()
+    return live.viewer_key(index)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    group: str | None = None
+    key: str | None = None
+
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        self.group = f"table-{self.table_id}"
-        # Join the group before rendering the first frame: a move committed while that frame renders
-        # then still reaches this socket (as a second frame) instead of falling between the two.
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        frame = await database_sync_to_async(render_frame_for)(self.table_id, self.scope.get("user"))
-        if frame is None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.revision = -1
+        if await self.refresh():
+            await self.accept()
+            await self.send(text_data=self.pending)
+        else:
             await self.close(code=4404)
-            return
-        await self.accept()
-        await self.send(text_data=frame)
+
+    async def refresh(self) -> bool:
+        """Join this socket's viewer group, then read its current frame into ``pending``.
+
+        The group is joined before the frame renders: a change committed in between then still reaches
+        the socket (as a later frame) instead of falling between the two.
+        """
+        await self.join(await database_sync_to_async(seat_key)(self.table_id, self.user_id))
+        current = await database_sync_to_async(current_frame)(self.table_id, self.scope.get("user"))
+        if current is None:
+            await self.leave()
+            return False
+        key, self.revision, self.pending = current
+        if key != self.key:  # the seat changed between the two reads
+            await self.join(key)
+        return True
+
+    async def join(self, key: str) -> None:
+        await self.leave()
+        self.key, self.group = key, live.viewer_group(self.table_id, key)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
+    async def leave(self) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave()
 
     async def receive(self, text_data=None, bytes_data=None):
         """Nothing is accepted from the client: moves are HTTP posts."""
 
-    async def table_updated(self, event):
-        frame = await database_sync_to_async(render_frame_for)(self.table_id, self.scope.get("user"))
-        if frame is not None:
-            await self.send(text_data=frame)
-
-
-def _badge(user) -> str:
-    from tables.context_processors import awaiting_count
-
-    return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
+    async def table_frame(self, event):
+        if event["revision"] <= self.revision:
+            return  # this socket already shows the table as it is at that revision, or later
+        if live.key_of(self.user_id, event["seats"]) != self.key:
+            # This person took or left a seat: follow them to their new group and read the table anew.
+            if await self.refresh():
+                await self.send(text_data=self.pending)
+            return
+        if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
+            self.revision = event["revision"]
+            await self.send(text_data=event["html"])
 
 
 class NotificationConsumer(AsyncWebsocketConsumer):
@@ -59,7 +106,7 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send(text_data=await database_sync_to_async(_badge)(user))
+        await self.send(text_data=await database_sync_to_async(badge)(user))
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -69,4 +116,5 @@ class NotificationConsumer(AsyncWebsocketConsumer):
         """Push only."""
 
     async def turn_changed(self, event):
-        await self.send(text_data=await database_sync_to_async(_badge)(self.scope["user"]))
+        """The badge comes rendered (once per person, however many pages they have open)."""
+        await self.send(text_data=event["html"])

@@ -28,6 +28,8 @@ class Table(models.Model):
     # Never shown to anyone: the seed decides every shuffle.
     seed = models.BigIntegerField(null=True, blank=True)
     seq = models.PositiveIntegerField(default=0)
+    # Bumped by every change under the table's lock: live frames carry it, so a socket keeps the newest.
+    revision = models.PositiveBigIntegerField(default=0)
     state = models.JSONField(null=True, blank=True)  # game.dump() after `seq` moves: a cache of seed + log
     to_act = models.JSONField(default=list, blank=True)
     result = models.JSONField(null=True, blank=True)
@@ -56,13 +58,6 @@ class Table(models.Model):
     @property
     def title(self) -> str:
         return self.engine.title
-
-    @property
-    def group_name(self) -> str:
-        return f"table-{self.pk}"
-
-    def load_state(self):
-        return self.engine.load(self.state)
 
 
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")

@@ -9,6 +9,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import send_mail
+from django.template.loader import render_to_string
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +23,8 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     layer = get_channel_layer()
     if layer is not None:
         for user in [*newly_awaited, *no_longer_awaited]:
-            async_to_sync(layer.group_send)(user_group(user.pk), {"type": "turn.changed", "table": table.pk})
+            message = {"type": "turn.changed", "table": table.pk, "html": badge(user)}
+            async_to_sync(layer.group_send)(user_group(user.pk), message)
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
         if not cache.add(f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW):
@@ -32,6 +34,13 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
             f"Your turn: {table.title} #{table.pk}",
             f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
         )
+
+
+def badge(user) -> str:
+    """The "Your turn" badge of the navigation, as an out-of-band swap."""
+    from tables.context_processors import awaiting_count
+
+    return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
 
 
 def table_url(table) -> str:

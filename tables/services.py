@@ -11,14 +11,13 @@ import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from accounts import decks
 from rules import IllegalMove, registry
+from tables.live import Publication
 from tables.models import Move, Seat, Table
 
 
@@ -254,6 +253,11 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
 class MoveResult:
     seq: int
     table: Table
+    publication: Publication
+
+    def frame_for(self, user) -> str:
+        """The mover's own frame: the one sent to their seat's sockets (rendered once for both)."""
+        return self.publication.frame_for(user)
 
 
 def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveResult:
@@ -296,8 +300,8 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         )
         table.seq += 1
         table.state = engine.dump(after)
-        _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
-        return MoveResult(seq=table.seq, table=table)
+        publication = _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
+        return MoveResult(seq=table.seq, table=table, publication=publication)
 
 
 def narration(engine, before, seat, move, after, names) -> dict:
@@ -310,10 +314,13 @@ def narration(engine, before, seat, move, after, names) -> dict:
     return lines
 
 
-def _store_progress(table: Table, engine, state, seats: list[Seat], previously_awaited: set[int]) -> None:
+def _store_progress(
+    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int]
+) -> Publication:
     """Save the table after a start or a move, and schedule the announcements for after commit."""
     table.to_act = engine.to_act(state)
-    fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options"]
+    table.revision += 1
+    fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision"]
     if engine.is_over(state):
         table.status = Table.FINISHED
         table.finished_at = timezone.now()
@@ -334,7 +341,9 @@ def _store_progress(table: Table, engine, state, seats: list[Seat], previously_a
     Seat.objects.filter(table=table).update(
         awaited=Case(When(index__in=table.to_act, then=Value(True)), default=Value(False))
     )
-    _announce(table)
+    for seat in seats:
+        seat.awaited = seat.index in table.to_act
+    publication = _announce(table, seats=seats, state=state, saved=True)
     now_awaited = set(table.to_act)
     changed = [seats[i] for i in sorted(now_awaited ^ previously_awaited) if seats[i].user_id]
     if changed:
@@ -343,18 +352,20 @@ def _store_progress(table: Table, engine, state, seats: list[Seat], previously_a
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
         transaction.on_commit(lambda: notifications.turns_changed(table, newly, others))
+    return publication
 
 
-def _announce(table: Table) -> None:
-    """After commit, tell every socket watching the table that it changed."""
-    table_id, seq = table.pk, table.seq
-    transaction.on_commit(lambda: broadcast(table_id, seq))
-
-
-def broadcast(table_id: int, seq: int) -> None:
-    layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(f"table-{table_id}", {"type": "table.updated", "seq": seq})
+def _announce(
+    table: Table, *, seats: list[Seat] | None = None, state=None, saved: bool = False
+) -> Publication:
+    """Bump the table's revision (unless the caller saved it bumped) and, after commit, send every viewer
+    its new frame. ``seats`` and ``state``, when the caller has them as saved, spare reading them again."""
+    if not saved:
+        table.revision += 1
+        table.save(update_fields=["revision"])
+    publication = Publication(table, seats=seats, state=state)
+    transaction.on_commit(publication.run)
+    return publication
 
 
 def rebuild_state(table: Table):

@@ -10,6 +10,7 @@ urlpatterns = [
     path("games/<slug:slug>/rules/", views.game_rules, name="rules"),
     path("tables/<int:pk>/", views.table_page, name="table"),
     path("tables/<int:pk>/join/", views.join, name="join"),
+    path("tables/<int:pk>/join-area/", views.join_area, name="join_area"),
     path("tables/<int:pk>/leave/", views.leave, name="leave"),
     path("tables/<int:pk>/start/", views.start, name="start"),
     path("tables/<int:pk>/move/", views.move, name="move"),

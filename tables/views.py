@@ -19,7 +19,7 @@ from accounts import decks
 from rules import registry
 from tables import services
 from tables.models import Seat, Table
-from tables.rendering import render_frame, table_context
+from tables.rendering import table_context
 
 
 def games_list():
@@ -117,9 +117,14 @@ def table_page(request, pk):
     table = get_object_or_404(Table, pk=pk)
     ctx = table_context(table, request.user)
     ctx["invite_url"] = request.build_absolute_uri(table.get_absolute_url())
-    if ctx["can_join"]:
-        ctx["deck_choices"] = decks.deck_choices(request.user, table.game)
     return render(request, "tables/table.html", ctx)
+
+
+def join_area(request, pk):
+    """The join button (or the log-in invitation) of an open table, for whoever asks: the spectators' live
+    frame is shared by all of them, so it loads this part per person."""
+    table = get_object_or_404(Table, pk=pk)
+    return render(request, "tables/_join_area.html", table_context(table, request.user))
 
 
 def _table_action(request, pk, action):
@@ -217,7 +222,7 @@ def move(request, pk):
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:
         return redirect("tables:table", pk=pk)
-    return HttpResponse(render_frame(result.table, request.user))
+    return HttpResponse(result.frame_for(request.user))
 
 
 def _move_error(pk, message, status):

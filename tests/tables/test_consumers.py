@@ -87,7 +87,7 @@ async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bo
 
     table = await setup_game(alice, bob)
     users = [alice, bob]
-    render = consumers.render_frame_for
+    render = consumers.current_frame
     moved = []
 
     def render_then_someone_moves(table_id, user):
@@ -96,7 +96,7 @@ async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bo
             moved.append(play_first_legal_now(table_id, users))
         return frame
 
-    monkeypatch.setattr(consumers, "render_frame_for", render_then_someone_moves)
+    monkeypatch.setattr(consumers, "current_frame", render_then_someone_moves)
     comm, ok = await connect(table.pk, await session_cookie(alice))
     assert ok
     first = await comm.receive_from(timeout=20)

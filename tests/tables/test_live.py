@@ -1,0 +1,151 @@
+"""One render per viewer per change, not per socket: the frames of tables.live."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.test import Client
+
+from tables import consumers, live, rendering, services
+from tables.models import Table
+from tests.html import cards_on
+from tests.tables.test_consumers import connect, session_cookie, setup_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def first_legal(table_id):
+    table = Table.objects.get(pk=table_id)
+    seat = table.to_act[0]
+    state = table.engine.load(table.state)
+    return table, seat, table.engine.legal_moves(state, seat)[0], state
+
+
+async def open_sockets(table_id, cookies):
+    sockets = []
+    for cookie in cookies:
+        comm, ok = await connect(table_id, cookie)
+        assert ok
+        await comm.receive_from(timeout=20)  # the first frame: the table as it is
+        sockets.append(comm)
+    return sockets
+
+
+def no_database_in_sockets(monkeypatch):
+    """After this, a socket that reads the database to forward a frame fails the test."""
+
+    def refuse(*args):
+        raise AssertionError("a socket read the database to forward a frame")
+
+    monkeypatch.setattr(consumers, "current_frame", refuse)
+    monkeypatch.setattr(consumers, "seat_key", refuse)
+
+
+async def test_three_tabs_and_200_spectators_cost_one_render_each(alice, bob, monkeypatch):
+    table = await setup_game(alice, bob)
+    alice_cookie, bob_cookie = await session_cookie(alice), await session_cookie(bob)
+    alice_tabs = await open_sockets(table.pk, [alice_cookie] * 3)
+    bob_tab = await open_sockets(table.pk, [bob_cookie])
+    spectators = await open_sockets(table.pk, [None] * 200)
+    no_database_in_sockets(monkeypatch)
+
+    _, seat, move, state = await sync_to_async(first_legal)(table.pk)
+    before = rendering.render_count
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
+    assert rendering.render_count - before == 3  # alice's seat, bob's seat, the spectators
+
+    frames = {}
+    for name, socks in (("alice", alice_tabs), ("bob", bob_tab), ("watch", spectators)):
+        received = {await s.receive_from(timeout=20) for s in socks}
+        assert len(received) == 1, name  # every socket of one viewer got the very same frame
+        frames[name] = received.pop()
+        assert 'data-seq="1"' in frames[name]
+        for s in socks:
+            assert await s.receive_nothing(timeout=0.05)
+    hands = state["hands"]
+    assert set(hands[0]) - {move["card"]} <= cards_on(frames["alice"])
+    assert not (set(hands[1]) - {move["card"]}) & cards_on(frames["alice"])
+    assert not (set(hands[0]) | set(hands[1])) - {move["card"]} & cards_on(frames["watch"])
+    assert "(you)" in frames["alice"] and "(you)" not in frames["watch"]
+    for s in alice_tabs + bob_tab + spectators:
+        await s.disconnect()
+
+
+async def test_a_viewer_with_no_socket_is_not_rendered(alice, bob):
+    table = await setup_game(alice, bob)
+    (bob_tab,) = await open_sockets(table.pk, [await session_cookie(bob)])
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    before = rendering.render_count
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
+    assert rendering.render_count - before == 1  # bob's seat only: nobody else is listening
+    assert 'data-seq="1"' in await bob_tab.receive_from(timeout=20)
+    await bob_tab.disconnect()
+
+
+async def test_the_movers_answer_is_the_frame_its_sockets_get(alice, bob):
+    table = await setup_game(alice, bob)
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    mover = [alice, bob][seat]
+    (tab,) = await open_sockets(table.pk, [await session_cookie(mover)])
+    client = Client()
+    await sync_to_async(client.force_login)(mover)
+    before = rendering.render_count
+    answer = await sync_to_async(client.post)(
+        f"/tables/{table.pk}/move/",
+        {"move": __import__("json").dumps(move), "seq": "0"},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200
+    assert rendering.render_count - before == 1  # rendered once, for the socket and the answer alike
+    assert await tab.receive_from(timeout=20) == answer.content.decode()
+    await tab.disconnect()
+
+
+async def test_an_older_frame_never_replaces_a_newer_one(alice, bob):
+    table = await setup_game(alice, bob)
+    (tab,) = await open_sockets(table.pk, [None])
+    layer = get_channel_layer()
+    group = live.viewer_group(table.pk, live.WATCH)
+    stale = {"type": "table.frame", "key": live.WATCH, "revision": 0, "seats": {}, "html": "stale"}
+    await layer.group_send(group, stale)
+    assert await tab.receive_nothing(timeout=0.2)
+    await layer.group_send(group, {**stale, "revision": 10**9, "html": "newer"})
+    assert await tab.receive_from(timeout=5) == "newer"
+    await tab.disconnect()
+
+
+async def test_a_spectator_who_takes_a_seat_gets_that_seats_frames(alice, bob, charlie):
+    table = await sync_to_async(services.create_table)(alice, "cosmic_crowns", 3)
+    charlie_cookie = await session_cookie(charlie)
+    (tab,) = await open_sockets(table.pk, [charlie_cookie])
+    (other,) = await open_sockets(table.pk, [None])
+
+    await sync_to_async(services.join_table)(table.pk, charlie)
+    frame = await tab.receive_from(timeout=20)
+    assert "charlie (you)" in frame
+    assert "(you)" not in await other.receive_from(timeout=20)
+    await sync_to_async(services.join_table)(table.pk, bob)
+    await sync_to_async(services.start_table)(table.pk, alice)
+    frames = [await tab.receive_from(timeout=20) for _ in range(2)]
+    state = (await sync_to_async(Table.objects.get)(pk=table.pk)).state
+    assert set(state["hands"][1]) <= cards_on(frames[-1])  # charlie's own hand, in seat 1
+    await tab.disconnect()
+    await other.disconnect()
+
+
+async def test_the_spectators_frame_of_an_open_table_loads_the_join_area_per_person(alice, bob):
+    table = await sync_to_async(services.create_table)(alice, "cosmic_crowns", 2)
+    (tab,) = await open_sockets(table.pk, [None])
+    await sync_to_async(services.join_table)(table.pk, bob)
+    await sync_to_async(services.leave_table)(table.pk, bob)
+    frame = await tab.receive_from(timeout=20)
+    frame = await tab.receive_from(timeout=20)
+    assert f'hx-get="/tables/{table.pk}/join-area/"' in frame
+    assert "Join this table" not in frame and "Log in" not in frame
+
+    anonymous = await sync_to_async(Client().get)(f"/tables/{table.pk}/join-area/")
+    assert "Log in" in anonymous.content.decode() and "Join this table" not in anonymous.content.decode()
+    member = Client()
+    await sync_to_async(member.force_login)(bob)
+    joinable = await sync_to_async(member.get)(f"/tables/{table.pk}/join-area/")
+    assert "Join this table" in joinable.content.decode() and "Log in" not in joinable.content.decode()
+    await tab.disconnect()
