@@ -24,7 +24,7 @@ demo: setup
 
 run: demo
 	@echo "Card Club on http://127.0.0.1:$(PORT)/  (demo players: alice, bob, carol; password: cardclub-demo)"
-	$(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
+	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 # The suite: engines, platform, sockets, services (PostgreSQL + Redis), then the browser apart.
 test: $(VENV)/.installed
