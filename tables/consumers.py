@@ -10,11 +10,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from accounts.sockets import SessionBoundSocket
 from tables.notifications import user_group
 from tables.rendering import render_frame_for
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
         self.group = f"table-{self.table_id}"
@@ -48,7 +49,7 @@ def _badge(user) -> str:
     return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
     """The "Your turn" badge on every page, for a signed-in player."""
 
     async def connect(self):
