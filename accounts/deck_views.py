@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts import decks as deck_helpers
+from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters, parse_id
 from accounts.models import Deck
 
 NAME_MAX = Deck._meta.get_field("name").max_length
@@ -37,8 +38,14 @@ def _clean_name(raw, default="New deck") -> str:
     return name or default
 
 
-def _posted_cards(request) -> list[str]:
-    return [c.strip() for c in request.POST.getlist("cards") if c.strip()][: deck_helpers.MAX_DRAFT]
+def _posted(request, default_name="New deck") -> tuple[str, list[str], str | None]:
+    """The posted draft: its name, its well-shaped card codes, and a message for what was refused."""
+    name = _clean_name(request.POST.get("name"), default_name)
+    cards, error = deck_helpers.shaped_codes(request.POST.getlist("cards"))
+    if has_control_characters(name):
+        name = _clean_name("".join(ch for ch in name if not has_control_characters(ch)), default_name)
+        error = f"Deck name: {CONTROL_CHARACTERS_MESSAGE}"
+    return name, cards, error
 
 
 def catalog(request):
@@ -86,9 +93,15 @@ def _editor(request, *, deck, name, cards, dirty=False, error=None, status=200):
 @login_required
 def new_deck(request):
     if request.method == "POST":
-        deck = Deck.objects.create(
-            owner=request.user, name=_clean_name(request.POST.get("name")), cards=_posted_cards(request)
-        )
+        name, cards, error = _posted(request)
+        error = error or deck_helpers.unsavable(cards)
+        if error is None:
+            try:
+                deck = Deck.create_for(request.user, name, cards)
+            except LimitReached as exc:
+                error = exc.message
+        if error:
+            return _editor(request, deck=None, name=name, cards=cards, dirty=True, error=error, status=400)
         messages.success(request, f"Deck “{deck.name}” saved.")
         return redirect("decks:edit", pk=deck.pk)
     cards, error, name = [], None, "New deck"
@@ -110,8 +123,11 @@ def new_deck(request):
 def edit_deck(request, pk):
     deck = get_object_or_404(Deck, pk=pk, owner=request.user)
     if request.method == "POST":
-        deck.name = _clean_name(request.POST.get("name"), deck.name)
-        deck.cards = _posted_cards(request)
+        name, cards, error = _posted(request, deck.name)
+        error = error or deck_helpers.unsavable(cards)
+        if error:
+            return _editor(request, deck=deck, name=name, cards=cards, dirty=True, error=error, status=400)
+        deck.name, deck.cards = name, cards
         deck.save()
         messages.success(request, f"Deck “{deck.name}” saved.")
         return redirect("decks:edit", pk=deck.pk)
@@ -122,14 +138,14 @@ def edit_deck(request, pk):
 @require_POST
 def draft(request):
     """One edit of the draft; answers the editor panel (no database write)."""
-    cards = _posted_cards(request)
-    name = _clean_name(request.POST.get("name"))
+    name, cards, refused = _posted(request)
     op = request.POST.get("op")
     card = request.POST.get("card", "")
     error = None
     deck = None
-    if request.POST.get("deck", "").isdigit():
-        deck = get_object_or_404(Deck, pk=int(request.POST["deck"]), owner=request.user)
+    deck_id = parse_id(request.POST.get("deck", ""))
+    if deck_id is not None:
+        deck = get_object_or_404(Deck, pk=deck_id, owner=request.user)
     if op == "add":
         if card not in _chronica().cards.CARD_BY_CODE:
             error = "There is no such card in the catalog."
@@ -150,7 +166,7 @@ def draft(request):
     else:
         error = "Unknown change."
     ctx = {"deck": deck, "name": name, "cards": cards, "summary": deck_helpers.deck_summary(cards)}
-    ctx.update(dirty=True, error=error)
+    ctx.update(dirty=True, error=error or refused)
     return render(request, "decks/editor.html#panel", ctx)
 
 
@@ -158,9 +174,11 @@ def draft(request):
 @require_POST
 def duplicate_deck(request, pk):
     deck = get_object_or_404(Deck, pk=pk, owner=request.user)
-    copy = Deck.objects.create(
-        owner=request.user, name=_clean_name(f"{deck.name} (copy)"[:NAME_MAX]), cards=list(deck.cards)
-    )
+    try:
+        copy = Deck.create_for(request.user, _clean_name(f"{deck.name} (copy)"), list(deck.cards))
+    except LimitReached as exc:
+        messages.error(request, exc.message)
+        return redirect("decks:list")
     messages.success(request, f"Copied into “{copy.name}”.")
     return redirect("decks:edit", pk=copy.pk)
 
@@ -186,6 +204,10 @@ def starter(request, code):
 @require_POST
 def copy_starter(request, code):
     s = _starter(code)
-    deck = Deck.objects.create(owner=request.user, name=_clean_name(s["name"]), cards=list(s["cards"]))
+    try:
+        deck = Deck.create_for(request.user, _clean_name(s["name"]), list(s["cards"]))
+    except LimitReached as exc:
+        messages.error(request, exc.message)
+        return redirect("decks:list")
     messages.success(request, f"“{s['name']}” is now one of your decks: edit it as you like.")
     return redirect("decks:edit", pk=deck.pk)

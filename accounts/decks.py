@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+
+from accounts.limits import parse_id
 from accounts.models import Deck
 
 DECK_GAMES = {"chronica"}
@@ -42,8 +45,8 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
         for starter in chronica.starter_decks():
             if starter["code"] == ref:
                 return starter["cards"]
-    elif kind == "deck" and ref.isdigit():
-        deck = Deck.objects.filter(pk=int(ref), owner=user).first()
+    elif kind == "deck" and parse_id(ref) is not None:
+        deck = Deck.objects.filter(pk=parse_id(ref), owner=user).first()
         if deck is not None:
             check_deck(slug, deck.cards)
             return list(deck.cards)
@@ -78,6 +81,31 @@ SORTS = {
     "guerre": "Guerre value",
 }
 MAX_DRAFT = 120  # cards a draft may hold (a legal deck has 30; more is only a mistake to point out)
+CODE_SHAPE = re.compile(r"[!-~]{1,40}")  # a card code: short printable ASCII, no space (CONTRACTS §1)
+
+
+def shaped_codes(raw: list[str]) -> tuple[list[str], str | None]:
+    """The entries of a posted card list that look like card codes (at most MAX_DRAFT); and a message
+    when some were left out. Unknown but well-shaped codes stay, for the editor to point them out."""
+    cards = [c.strip() for c in raw if c.strip()]
+    kept = [c for c in cards if CODE_SHAPE.fullmatch(c)]
+    error = None
+    if len(kept) < len(cards):
+        error = "Some entries were not card codes (short ASCII words) and were left out."
+    return kept[:MAX_DRAFT], error
+
+
+def unsavable(cards: list[str]) -> str | None:
+    """Why these cards cannot be saved as a deck (too many, or not catalog cards); None if they can be.
+    An unfinished deck may be saved; a deck never holds more than the game's deck size of known cards."""
+    chronica = _chronica()
+    size = chronica.cards.DECK_SIZE
+    if len(cards) > size:
+        return f"A deck holds at most {size} cards; this one has {len(cards)}. Remove some, then save."
+    unknown = sorted({c for c in cards if c not in chronica.cards.CARD_BY_CODE})
+    if unknown:
+        return f"Only catalog cards can be saved; remove: {', '.join(unknown[:5])}."
+    return None
 
 
 def catalog_filters() -> dict:

@@ -1,44 +1,75 @@
 from django import forms
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 
+from accounts.limits import refuse_control_characters
 from accounts.throttle import LoginThrottle
 
+USERNAME_MAX = 30  # for new accounts; older, longer names keep working
 
-class SignupForm(UserCreationForm):
+
+class RefusesControlCharacters:
+    """Every text field of the form refuses NUL and the other control characters, with a clear message."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            if isinstance(field, forms.CharField):
+                field.validators.append(refuse_control_characters)
+
+
+class SignupForm(RefusesControlCharacters, auth_forms.UserCreationForm):
     email = forms.EmailField(required=False, help_text="Optional: we write only to say it is your turn.")
 
-    class Meta(UserCreationForm.Meta):
+    class Meta(auth_forms.UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        username.widget.attrs["maxlength"] = str(USERNAME_MAX)
+        username.help_text = f"Up to {USERNAME_MAX} characters: letters, digits and @/./+/-/_ only."
 
-class ThrottledAuthenticationForm(AuthenticationForm):
-    """Django's log-in form, refusing further tries after too many failures."""
+    def clean_username(self):
+        username = super().clean_username()
+        if len(username) > USERNAME_MAX:
+            raise forms.ValidationError(
+                f"A username has at most {USERNAME_MAX} characters (this one has {len(username)}).",
+                code="username_too_long",
+            )
+        return username
+
+
+class ThrottledAuthenticationForm(RefusesControlCharacters, auth_forms.AuthenticationForm):
+    """Django's log-in form, refusing further tries for an account from an address after too many."""
 
     error_messages = {
-        **AuthenticationForm.error_messages,
+        **auth_forms.AuthenticationForm.error_messages,
         "throttled": "Too many failed log-ins. Wait a few minutes and try again.",
     }
 
     def clean(self):
-        throttle = LoginThrottle(self.data.get("username", ""), self.request)
-        if throttle.blocked():
+        username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
+        if not username or not password:
+            return super().clean()
+        throttle = LoginThrottle(username, self.request)
+        if not throttle.attempt():
             raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            throttle.failed()
-            raise
+        cleaned = super().clean()
         throttle.succeeded()
         return cleaned
 
 
-class TokenForm(forms.Form):
+class PasswordChangeForm(RefusesControlCharacters, auth_forms.PasswordChangeForm):
+    pass
+
+
+class TokenForm(RefusesControlCharacters, forms.Form):
     name = forms.CharField(max_length=60, required=False, label="Token name")
 
 
-class EmailForm(forms.ModelForm):
+class EmailForm(RefusesControlCharacters, forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)

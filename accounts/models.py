@@ -4,6 +4,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 
+from accounts.limits import room_for
+
 
 def hash_token(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
@@ -27,8 +29,12 @@ class ApiToken(models.Model):
 
     @classmethod
     def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
+        """A new token and its raw value; LimitReached when the account holds API_TOKEN_LIMIT already."""
+        limit = settings.API_TOKEN_LIMIT
+        message = f"An account may hold at most {limit} API tokens: revoke one on your profile page first."
         raw = secrets.token_urlsafe(32)
-        token = cls.objects.create(user=user, name=name[:60], key_hash=hash_token(raw), prefix=raw[:8])
+        with room_for(user, cls.objects.filter(user=user), limit, message):
+            token = cls.objects.create(user=user, name=name[:60], key_hash=hash_token(raw), prefix=raw[:8])
         return token, raw
 
 
@@ -46,3 +52,11 @@ class Deck(models.Model):
 
     def __str__(self):
         return self.name
+
+    @classmethod
+    def create_for(cls, owner, name: str, cards: list[str]) -> "Deck":
+        """A new deck; LimitReached when the owner has DECK_LIMIT decks already."""
+        limit = settings.DECK_LIMIT
+        message = f"You may keep at most {limit} decks: delete one first."
+        with room_for(owner, cls.objects.filter(owner=owner), limit, message):
+            return cls.objects.create(owner=owner, name=name, cards=cards)

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from accounts import views
 from accounts.forms import ThrottledAuthenticationForm
@@ -11,16 +11,14 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            authentication_form=ThrottledAuthenticationForm, redirect_authenticated_user=True
+            authentication_form=ThrottledAuthenticationForm,
+            redirect_authenticated_user=True,
+            template_name="accounts/login.html",
         ),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path(
-        "password/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("accounts:password_done")),
-        name="password_change",
-    ),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),
     path("profile/", views.profile, name="profile"),
     path("tokens/<int:pk>/revoke/", views.revoke_token, name="revoke_token"),

@@ -1,11 +1,26 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from accounts.forms import EmailForm, SignupForm, TokenForm
+from accounts.forms import EmailForm, PasswordChangeForm, SignupForm, TokenForm
+from accounts.limits import LimitReached
 from accounts.models import ApiToken
+from accounts.throttle import SignupThrottle
+
+
+def _safe_next(request) -> str | None:
+    """The ``next`` address if it stays on this site (as log-in checks it), else None."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
 
 
 def signup(request):
@@ -13,11 +28,29 @@ def signup(request):
         return redirect("tables:lobby")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not SignupThrottle(request).attempt():
+            form.add_error(None, SignupThrottle.message())
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}!")
-        return redirect(request.GET.get("next") or "tables:lobby")
+        return redirect(_safe_next(request) or "tables:lobby")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's, with the account's API tokens revoked: whoever held one held it under the old password."""
+
+    form_class = PasswordChangeForm
+    template_name = "accounts/password_change_form.html"
+    success_url = reverse_lazy("accounts:password_done")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        revoked, _ = ApiToken.objects.filter(user=form.user).delete()
+        if revoked:
+            messages.info(self.request, f"API tokens revoked: {revoked}. Create new ones for your bots.")
+        return response
 
 
 @login_required
@@ -29,8 +62,11 @@ def profile(request):
         if "create_token" in request.POST:
             token_form = TokenForm(request.POST)
             if token_form.is_valid():
-                _, new_token = ApiToken.issue(request.user, token_form.cleaned_data["name"])
-                token_form = TokenForm()
+                try:
+                    _, new_token = ApiToken.issue(request.user, token_form.cleaned_data["name"])
+                    token_form = TokenForm()
+                except LimitReached as exc:
+                    token_form.add_error(None, exc.message)
         elif "save_email" in request.POST:
             email_form = EmailForm(request.POST, instance=request.user)
             if email_form.is_valid():

@@ -121,9 +121,21 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
-# Failed log-ins: this many per username and per address within the window, then refused until it passes.
+# --- Accounts hardening (accounts/throttle.py, accounts/limits.py) ---------------------------------------
+# Failed log-ins: this many tries for one account from one client address within the window, then that
+# account is refused from that address until the window passes (other accounts and addresses go on).
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Sign-ups: this many new accounts per client address within the window.
+SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "5"))
+SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
+# The client address: how many proxies in front of the site append to X-Forwarded-For (the README's
+# deployment has one). 0, the default, trusts no header and uses the connection's REMOTE_ADDR.
+TRUSTED_PROXY_COUNT = int(env("DJANGO_TRUSTED_PROXY_COUNT", "0"))
+# What one account may own.
+API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
+DECK_LIMIT = int(env("DECK_LIMIT", "50"))
+# --- end of accounts hardening ----------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"

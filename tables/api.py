@@ -9,6 +9,7 @@ from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
 from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
@@ -79,15 +80,19 @@ def token(request):
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str):
         return error("Give a username and a password.", 400)
+    if has_control_characters(username + password):
+        return error(CONTROL_CHARACTERS_MESSAGE, 400)
     throttle = LoginThrottle(username, request)
-    if throttle.blocked():
+    if not throttle.attempt():
         return error("Too many failed attempts. Try again later.", 429)
     user = authenticate(request, username=username, password=password)
     if user is None:
-        throttle.failed()
         return error("Wrong username or password.", 400)
     throttle.succeeded()
-    _, raw = ApiToken.issue(user, name="API")
+    try:
+        _, raw = ApiToken.issue(user, name="API")
+    except LimitReached as exc:
+        return error(exc.message, 429)
     return JsonResponse({"token": raw}, status=201)
 
 

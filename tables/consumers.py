@@ -10,6 +10,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from accounts.sockets import SessionBoundSocket
 from tables import live
 from tables.notifications import badge, user_group
 
@@ -35,7 +36,7 @@ def seat_key(table_id: int, user_id: int | None) -> str:
     return live.viewer_key(index)
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
     group: str | None = None
     key: str | None = None
 
@@ -95,7 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=event["html"])
 
 
-class NotificationConsumer(AsyncWebsocketConsumer):
+class NotificationConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
     """The "Your turn" badge on every page, for a signed-in player."""
 
     async def connect(self):

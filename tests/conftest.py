@@ -66,6 +66,12 @@ def started_table(db):
 
 
 @pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """PBKDF2 is slow on purpose; the suite's personas need no such cost (production keeps Django's hashers)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     """The log-in throttle counts in the cache: every test starts with none."""
     from django.core.cache import cache
