@@ -24,20 +24,25 @@ What it does, in order:
          moment the frame carrying the new seq (data-seq="N" in its status section) has arrived at all
          4 seats' sockets. Then a saturation search per app: the offered rate doubles (--sat-start up
          to --sat-max) until the achieved rate falls under 90% of it or p99 passes 1 s; the saturation
-         rate is the highest rate sustained.
+         rate is the highest rate sustained. Rates the load phases already ran count as steps: the
+         ladder starts past the highest one sustained and stops short of the lowest one that was not.
   E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 9, flushed before and
          after; WORKER_IN_PROCESS=false): the saturation search against one daphne, then two (a table's
          HTTP and its seats' sockets spread over both ports, so frames cross processes through Redis).
          Skipped with a note when the services do not answer, or with --no-services.
 
-Reading the output: one row per app and rate. moves/s is the achieved rate (moves whose frames all
-arrived within the window); p50/p95/p99 the latency in ms; errors are non-200 answers (5xx apart),
-HTTP failures (no answer), socket drops and moves whose frame had not reached every seat after the
-frame timeout ("missing"); frame sizes in bytes; client and server CPU in % of one core. The machine
-has 2 cores shared by the client, the servers and anyone else working on it: a client near 100% or a
-high load average means the figures say more about the machine than about the app. The targets are
-printed beside the figures (PASS/FAIL) and never change the exit code, which is 0 unless the bench
-itself broke (a server that does not start, a table that cannot be set up).
+Reading the output: one row per app and rate. moves/s is the achieved rate: the moves dispatched in
+the window whose frames reached all 4 seats by 1 s after it, per second of the window; p50/p95/p99 the
+latency in ms; errors are non-200 answers (5xx counted apart too), HTTP failures ("nohttp": no answer
+in 10 s), socket drops, and "missing": moves whose frame had not reached every seat after
+--frame-timeout seconds; "no-ready" the dispatch slots lost for want of a ready table; frame sizes in
+bytes (median, p95); client and server CPU in % of one core over the window. "site/echo" rows divide
+the site's figures by the echo app's. The machine has 2 cores shared by the client, the servers and
+anyone else working on it: the load average is printed at the start and the end, and a client that
+falls behind its schedule says so; with a high load the figures say more about the machine than about
+the app. The targets are printed beside the figures (PASS/FAIL) and never change the exit code, which
+is 0 unless the bench itself broke (a server that does not start, a table that cannot be set up).
+When a problem was noted, the servers' logs are kept and their folder printed.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ import urllib.error
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import aiohttp
 from websockets.asyncio.client import connect as ws_connect
@@ -78,6 +84,7 @@ ANY_SEQ = re.compile(r'data-seq="(\d+)"')
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 HTTP_TIMEOUT = 10.0
 OPEN_TIMEOUT = 30.0
+GRACE = 1.0  # seconds after its window in which a move's frames still count for the achieved rate
 HARD_LIMIT = 20 * 60  # seconds: the whole run is stopped past this, whatever it is doing
 
 
@@ -208,6 +215,7 @@ class Stats:
     server_cpu: float = 0.0
     lag: float = 0.0
     problems: list[str] = field(default_factory=list)
+    noted: ClassVar[bool] = False  # any problem in the run: the server logs are kept
 
     @property
     def achieved(self) -> float:
@@ -231,6 +239,7 @@ class Stats:
         self.note(problem)
 
     def note(self, problem: str) -> None:
+        Stats.noted = True
         if len(self.problems) < 5:
             self.problems.append(problem)
 
@@ -436,6 +445,11 @@ class LiveTable:
                 stats.refused(status, f"{self.app.name}: GET /api/tables/{self.id} answered {status}")
                 return False
             if table.get("status") != "playing" or not table.get("to_act"):
+                if table.get("status") != "finished":
+                    stats.note(
+                        f"{self.app.name}: table {self.id} at seq {table.get('seq')} is {table.get('status')} "
+                        f"with to_act {table.get('to_act')}: replaced"
+                    )
                 await self.reopen(stats)  # game over
                 if self.dead:
                     return False
@@ -478,7 +492,7 @@ class LiveTable:
         finally:
             self.waiter = None
         stats.latencies.append(waiter.end - start)
-        stats.completed += waiter.end <= stats.end
+        stats.completed += waiter.end <= stats.end + GRACE
 
     async def cycle(self, stats: Stats) -> None:
         """One dispatched move, then the next one prepared; back in the ready queue if all went well."""
@@ -533,10 +547,21 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     return stats
 
 
-async def saturation(app: App, ladder: list[float], duration: float) -> tuple[list[Stats], float]:
-    """Raise the offered rate until it is no longer sustained; the highest sustained rate (0: none)."""
-    results, sustained = [], 0.0
-    for rate in ladder:
+async def saturation(
+    app: App, ladder: list[float], duration: float, measured: tuple[Stats, ...] = ()
+) -> tuple[list[Stats], float]:
+    """Raise the offered rate until it is no longer sustained; the highest sustained rate (0: none).
+
+    Rates already measured (the load phases) count: the ladder starts past the highest one sustained
+    (with every lower one sustained too) and stops short of the lowest one that was not.
+    """
+    results, sustained, failed = list(measured), 0.0, float("inf")
+    for stats in sorted(measured, key=lambda s: s.rate):
+        if not stats.sustained():
+            failed = stats.rate
+            break
+        sustained = stats.rate
+    for rate in (r for r in ladder if sustained < r < failed):
         stats = await run_phase(app, rate, duration)
         results.append(stats)
         print_row(stats, f"sat {rate:g}")
@@ -619,7 +644,9 @@ def print_row(s: Stats, phase: str) -> None:
     if s.replaced:
         print(f"           ({s.replaced} finished games gave way to fresh tables)")
     if s.lag > 0.05:
-        print(f"           ! the client dispatched up to {s.lag * 1000:.0f} ms late (client-bound)")
+        print(
+            f"           ! the client dispatched up to {s.lag * 1000:.0f} ms late (its CPU, or the machine's, is saturated)"
+        )
 
 
 def ratio(a, b) -> str:
@@ -753,11 +780,17 @@ async def local_part(args, tmp: pathlib.Path) -> None:
         if not args.skip_saturation:
             rates = ladder(args.sat_start, args.sat_max)
             print(
-                f"\nSaturation search ({', '.join(f'{r:g}' for r in rates)} moves/s, {args.sat_duration:g} s each)"
+                f"\nSaturation search ({', '.join(f'{r:g}' for r in rates)} moves/s, {args.sat_duration:g} s each;"
+                " a rate the load phases above sustained, or did not, is not run again)"
             )
             print(HEADER)
-            site_runs, site_rate = await saturation(site, rates, args.sat_duration)
-            echo_runs, echo_rate = await saturation(echo, rates, args.sat_duration)
+            measured = list(pairs.values())
+            site_runs, site_rate = await saturation(
+                site, rates, args.sat_duration, tuple(s for s, _ in measured)
+            )
+            echo_runs, echo_rate = await saturation(
+                echo, rates, args.sat_duration, tuple(e for _, e in measured)
+            )
             print_saturation(
                 site_rate,
                 echo_rate,
@@ -881,7 +914,10 @@ async def run(args) -> None:
         else:
             await services_part(args, tmp)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if Stats.noted:
+            print(f"\n(problems were noted: the servers' logs are kept in {tmp})")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main(argv=None) -> int:
