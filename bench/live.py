@@ -36,7 +36,8 @@ the window whose frames reached all 4 seats by 1 s after it, per second of the w
 latency in ms; errors are non-200 answers (5xx counted apart too), HTTP failures ("nohttp": no answer
 in 10 s), socket drops, and "missing": moves whose frame had not reached every seat after
 --frame-timeout seconds; "no-ready" the dispatch slots lost for want of a ready table; frame sizes in
-bytes (median, p95); client and server CPU in % of one core over the window. "site/echo" rows divide
+bytes (median, p95); errors met since the previous phase (set-up, settling) count in the next one;
+client and server CPU in % of one core over the window. "site/echo" rows divide
 the site's figures by the echo app's. The machine has 2 cores shared by the client, the servers and
 anyone else working on it: the load average is printed at the start and the end, and a client that
 falls behind its schedule says so; with a high load the figures say more about the machine than about
@@ -232,6 +233,12 @@ class Stats:
     def sustained(self) -> bool:
         p99 = self.ms(99)
         return self.achieved >= 0.9 * self.rate and p99 is not None and p99 <= 1000
+
+    def carry(self, before: Stats) -> None:
+        """Errors met since the last phase (set-up, settling, fresh tables) count in this one."""
+        for name in ("non200", "e5xx", "http_failures", "drops", "missing", "replaced"):
+            setattr(self, name, getattr(before, name))
+        self.problems = [f"before the window: {p}" for p in before.problems]
 
     def refused(self, status: int, problem: str) -> None:
         self.non200 += 1
@@ -513,7 +520,9 @@ class LiveTable:
 async def run_phase(app: App, rate: float, duration: float) -> Stats:
     """R moves/s offered for `duration` seconds, open loop; then the moves in flight are drained."""
     await app.ready_up()
-    stats = app.stats = Stats(app.name, rate, duration)
+    stats = Stats(app.name, rate, duration)
+    stats.carry(app.stats)
+    app.stats = stats
     tasks: set[asyncio.Task] = set()
     cpu0, server0 = os.times(), app.server_cpu()
     start = time.perf_counter()
@@ -543,7 +552,6 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     app.stats = Stats(app.name, 0, 1)
     if not await app.settle(app.frame_timeout):
         stats.note(f"{app.name}: sockets still behind {app.frame_timeout:.0f} s after the phase")
-    app.stats = Stats(app.name, 0, 1)
     return stats
 
 
@@ -642,7 +650,7 @@ def print_row(s: Stats, phase: str) -> None:
     for problem in s.problems:
         print(f"           ! {problem}")
     if s.replaced:
-        print(f"           ({s.replaced} finished games gave way to fresh tables)")
+        print(f"           ({s.replaced} tables replaced by fresh ones: game over, or a socket dropped)")
     if s.lag > 0.05:
         print(
             f"           ! the client dispatched up to {s.lag * 1000:.0f} ms late (its CPU, or the machine's, is saturated)"
