@@ -505,6 +505,10 @@ class LiveTable:
         """One dispatched move, then the next one prepared; back in the ready queue if all went well."""
         self.busy = True
         try:
+            if self.broken:  # a socket dropped while the table waited: a fresh table plays this slot
+                await self.reopen(stats)
+                if self.dead or not await self.prepare(stats):
+                    return
             await self.move(stats)
             if self.broken:
                 await self.reopen(stats)
