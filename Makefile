@@ -37,8 +37,10 @@ test-fast: $(VENV)/.installed
 test-browser: $(VENV)/.installed
 	$(PY) -m pytest -m browser tests/e2e
 
+# Every benchmark in bench/, but not its helpers (bench/_*.py) nor the echo app bench/live.py serves.
 bench: $(VENV)/.installed
-	@for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@for f in bench/*.py; do case $$f in bench/_*|bench/echo_app.py) continue;; esac; \
+		echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,167 @@
+"""The yardstick for bench/live.py: the site's live shape (HTTP API + table sockets) with none of its work.
+
+No database, no game, no rendering: daphne + Channels and an in-memory seq per table. It answers the
+calls bench/live.py makes, in the shapes of CONTRACTS.md §2 and §3, so the same client code drives both:
+
+- POST /api/tables -> 201 {"id", "seq": 0}; POST /api/tables/<id>/join -> {"seat"}; .../start -> 200.
+  The bearer token names the player: the creator sits at seat 0, joiners in order.
+- GET /api/tables/<id> -> {"id", "status": "playing", "seq", "to_act": [seq % players], "legal_moves"}
+  with one fake move for the seat to act (none for anyone else).
+- POST /api/tables/<id>/moves {"move", "seq"} -> 409 for a stale seq, 403 out of turn, else bumps the seq,
+  group_sends a ~6 KB frame (HTML with data-seq in a status section, as the site's) to the group
+  "table-<id>", and answers 200 {"seq"}.
+- WebSocket /ws/tables/<id>/ joins that group, sends the current frame, then forwards every frame.
+
+Not a benchmark itself (`make bench` skips it); bench/live.py serves it with
+`daphne -b 127.0.0.1 -p PORT echo_app:application` from this folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import django
+from django.conf import settings
+
+if not settings.configured:
+    settings.configure(
+        DEBUG=False,
+        INSTALLED_APPS=["channels"],
+        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
+    )
+    django.setup()
+
+from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
+from channels.layers import get_channel_layer  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.urls import path  # noqa: E402
+
+FRAME_BYTES = 6000
+FILLER = '<div class="card" data-card="filler"></div>\n'
+
+
+class EchoTable:
+    def __init__(self, table_id: int, creator: str, players: int):
+        self.id = table_id
+        self.players = players
+        self.seats = [creator]
+        self.seq = 0
+
+    def frame(self) -> str:
+        head = (
+            f'<section id="table-{self.id}-status" class="table-status" hx-swap-oob="true" '
+            f'data-seq="{self.seq}" data-status="playing">seq {self.seq}</section>\n'
+            f'<section id="table-{self.id}-board" class="board" hx-swap-oob="true">\n'
+        )
+        body = FILLER * ((FRAME_BYTES - len(head)) // len(FILLER))
+        return head + body + "</section>\n"
+
+
+TABLES: dict[int, EchoTable] = {}
+ROUTE = re.compile(r"/api/tables(?:/(\d+)(?:/(join|start|moves))?)?/?")
+
+
+async def read_body(receive) -> bytes:
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            return body
+
+
+async def answer(send, status: int, data) -> None:
+    payload = json.dumps(data).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
+
+
+def bearer(scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"authorization" and value.startswith(b"Bearer "):
+            return value[7:].decode()
+    return ""
+
+
+async def http_app(scope, receive, send):
+    body = await read_body(receive)
+    method, user = scope["method"], bearer(scope)
+    match = ROUTE.fullmatch(scope["path"])
+    if match is None:
+        return await answer(send, 200 if scope["path"] == "/" else 404, {"echo": True})
+    if not user:
+        return await answer(send, 401, {"error": "no token"})
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        return await answer(send, 400, {"error": "bad JSON"})
+    table_id, action = match.group(1), match.group(2)
+    if table_id is None:
+        if method != "POST":
+            return await answer(send, 405, {"error": "POST only"})
+        table = EchoTable(len(TABLES) + 1, user, int(data.get("players", 4)))
+        TABLES[table.id] = table
+        return await answer(send, 201, {"id": table.id, "seq": 0, "status": "open"})
+    table = TABLES.get(int(table_id))
+    if table is None:
+        return await answer(send, 404, {"error": "no such table"})
+    if action == "join":
+        table.seats.append(user)
+        return await answer(send, 200, {"seat": len(table.seats) - 1})
+    if action == "start":
+        return await answer(send, 200, {"id": table.id, "seq": table.seq, "status": "playing"})
+    to_act = table.seq % table.players
+    if action is None:
+        mine = table.seats[to_act] == user if to_act < len(table.seats) else False
+        moves = [{"type": "play", "card": f"echo-{table.seq}"}] if mine else []
+        return await answer(
+            send,
+            200,
+            {"id": table.id, "status": "playing", "seq": table.seq, "to_act": [to_act], "legal_moves": moves},
+        )
+    if method == "GET":
+        return await answer(send, 200, [])
+    if data.get("seq") != table.seq:
+        return await answer(send, 409, {"error": "stale seq"})
+    if table.seats[to_act] != user:
+        return await answer(send, 403, {"error": "not your turn"})
+    table.seq += 1
+    await get_channel_layer().group_send(f"table-{table.id}", {"type": "table.frame", "frame": table.frame()})
+    return await answer(send, 200, {"seq": table.seq})
+
+
+class EchoConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        table = TABLES.get(self.scope["url_route"]["kwargs"]["table_id"])
+        if table is None:
+            await self.close(code=4404)
+            return
+        self.group = f"table-{table.id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send(text_data=table.frame())
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def table_frame(self, event):
+        await self.send(text_data=event["frame"])
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": URLRouter([path("ws/tables/<int:table_id>/", EchoConsumer.as_asgi())]),
+    }
+)

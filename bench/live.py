@@ -1,0 +1,971 @@
+"""Live benchmark: moves posted over the HTTP API, frames pushed over the table sockets, under a steady load.
+
+Run:  .venv/bin/python bench/live.py            (what `make bench` runs; about 4 minutes on 2 cores)
+      .venv/bin/python bench/live.py --quick    (a smoke run of a few seconds per part)
+Flags: --tables N (25) --rates 5,25,50 --duration SECONDS (10) --skip-saturation --skip-idle
+       --no-services --quick; see --help for the rest (saturation ladder, idle socket count).
+
+Everything runs on this machine over 127.0.0.1; every server it starts it stops at the end.
+
+What it does, in order:
+  setup  The site under daphne as `make run` serves it (SQLite, in-memory channel layer) but on a fresh
+         temporary SQLite file, migrated; 4 players with API tokens and signed-in sessions
+         (bench/_live_setup.py). The echo app (bench/echo_app.py: daphne + Channels, no database, no
+         game, a fixed ~6 KB frame) beside it. For each app, --tables tables of Cosmic Crowns with 4
+         seated players (POST /api/tables, /join, /start), and every seat's socket
+         ws://127.0.0.1:PORT/ws/tables/<id>/ open with that player's session cookie and an Origin header.
+  D idle 1,000 idle table sockets (half signed in, half spectators, over a few tables) on the site's
+         daphne: its RSS before and after (KiB per socket) and its CPU over 10 idle seconds.
+  A/B/C  For each rate R: R moves/s offered, open loop, for --duration seconds, first to the site, then
+         to the echo app, with the same client code. A move goes to the next table that is ready (no
+         move in flight); when none is, the slot is lost and counted ("no-ready"). Before each move,
+         outside the measurement, the client GETs /api/tables/<id> as the seat to act for its
+         legal_moves and seq. A move's latency runs from sending POST /api/tables/<id>/moves to the
+         moment the frame carrying the new seq (data-seq="N" in its status section) has arrived at all
+         4 seats' sockets. Then a saturation search per app: the offered rate doubles (--sat-start up
+         to --sat-max) until the achieved rate falls under 90% of it or p99 passes 1 s; the saturation
+         rate is the highest rate sustained. Rates the load phases already ran count as steps: the
+         ladder starts past the highest one sustained and stops short of the lowest one that was not.
+  E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 9, flushed before and
+         after; WORKER_IN_PROCESS=false): the saturation search against one daphne, then two (a table's
+         HTTP and its seats' sockets spread over both ports, so frames cross processes through Redis).
+         Skipped with a note when the services do not answer, or with --no-services.
+
+Reading the output: one row per app and rate. moves/s is the achieved rate: the moves dispatched in
+the window whose frames reached all 4 seats by 1 s after it, per second of the window; p50/p95/p99 the
+latency in ms; errors are non-200 answers (5xx counted apart too), HTTP failures ("nohttp": no answer
+in 10 s), socket drops, and "missing": moves whose frame had not reached every seat after
+--frame-timeout seconds; "no-ready" the dispatch slots lost for want of a ready table; frame sizes in
+bytes (median, p95); errors met since the previous phase (set-up, settling) count in the next one;
+client and server CPU in % of one core over the window. "site/echo" rows divide
+the site's figures by the echo app's. The machine has 2 cores shared by the client, the servers and
+anyone else working on it: the load average is printed at the start and the end, and a client that
+falls behind its schedule says so; with a high load the figures say more about the machine than about
+the app. The targets are printed beside the figures (PASS/FAIL) and never change the exit code, which
+is 0 unless the bench itself broke (a server that does not start, a table that cannot be set up).
+When a problem was noted, the servers' logs are kept and their folder printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import pathlib
+import random
+import re
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+import aiohttp
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+DAPHNE = pathlib.Path(sys.executable).with_name("daphne")
+GAME, SEATS = "cosmic_crowns", 4
+PG = "postgres://postgres@127.0.0.1:5432/{}"
+REDIS = "redis://127.0.0.1:6379/9"
+STATUS_SEQ = re.compile(r'id="table-\d+-status"[^>]*?\sdata-seq="(\d+)"')
+ANY_SEQ = re.compile(r'data-seq="(\d+)"')
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+HTTP_TIMEOUT = 10.0
+OPEN_TIMEOUT = 30.0
+GRACE = 1.0  # seconds after its window in which a move's frames still count for the achieved rate
+HARD_LIMIT = 20 * 60  # seconds: the whole run is stopped past this, whatever it is doing
+
+
+class BenchError(Exception):
+    """The bench itself broke (a server that does not start, a table that cannot be set up)."""
+
+
+# ---------------------------------------------------------------------------------------------- servers
+
+
+def raise_nofile() -> None:
+    """As many open files as the hard limit allows: 1,000+ sockets on each side."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One daphne process we started; stopped by its own pid at the end."""
+
+    running: list[Server] = []
+
+    def __init__(self, name: str, app: str, cwd: pathlib.Path, env: dict, log: pathlib.Path):
+        self.name, self.port, self.log = name, free_port(), log
+        self.proc = subprocess.Popen(
+            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), app],
+            cwd=cwd,
+            env=env,
+            stdout=open(log, "w"),
+            stderr=subprocess.STDOUT,
+            preexec_fn=raise_nofile,
+        )
+        Server.running.append(self)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise BenchError(f"{name} exited at start:\n{self.tail()}")
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=2).close()
+                return
+            except urllib.error.HTTPError:
+                return  # it answers
+            except OSError:
+                time.sleep(0.2)
+        raise BenchError(f"{name} did not answer within 60 s:\n{self.tail()}")
+
+    def tail(self, lines: int = 20) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def rss_kib(self) -> int:
+        for line in pathlib.Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def cpu_seconds(self) -> float:
+        fields = pathlib.Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime (fields 14 and 15)
+
+    def stop(self) -> None:
+        if self in Server.running:
+            Server.running.remove(self)
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+
+def manage(env: dict, *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    if out.returncode:
+        raise BenchError(f"{' '.join(args)} failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return out.stdout
+
+
+def site_env(**extra: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="true", PYTHONUNBUFFERED="1", **extra)
+    return env
+
+
+def prepare_site(env: dict) -> dict:
+    """Migrate the database the environment names and create the players: {"cookie", "users"}."""
+    manage(env, "manage.py", "migrate", "--noinput", "-v0")
+    out = manage(env, str(BENCH / "_live_setup.py"), str(SEATS))
+    return json.loads(out.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------------------------------------- figures
+
+
+def percentile(values: list[float], p: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+@dataclass
+class Stats:
+    app: str
+    rate: float
+    duration: float
+    end: float = 0.0
+    offered: int = 0
+    no_ready: int = 0
+    completed: int = 0
+    latencies: list[float] = field(default_factory=list)
+    non200: int = 0
+    e5xx: int = 0
+    http_failures: int = 0
+    drops: int = 0
+    missing: int = 0
+    replaced: int = 0
+    frame_sizes: list[int] = field(default_factory=list)
+    client_cpu: float = 0.0
+    server_cpu: float = 0.0
+    lag: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    noted: ClassVar[bool] = False  # any problem in the run: the server logs are kept
+
+    @property
+    def achieved(self) -> float:
+        return self.completed / self.duration
+
+    @property
+    def errors(self) -> int:
+        return self.non200 + self.http_failures + self.drops + self.missing
+
+    def ms(self, p: float) -> float | None:
+        value = percentile(self.latencies, p)
+        return None if value is None else value * 1000
+
+    def sustained(self) -> bool:
+        p99 = self.ms(99)
+        return self.achieved >= 0.9 * self.rate and p99 is not None and p99 <= 1000
+
+    def carry(self, before: Stats) -> None:
+        """Errors met since the last phase (set-up, settling, fresh tables) count in this one."""
+        for name in ("non200", "e5xx", "http_failures", "drops", "missing", "replaced"):
+            setattr(self, name, getattr(before, name))
+        self.problems = [f"before the window: {p}" for p in before.problems]
+
+    def refused(self, status: int, problem: str) -> None:
+        self.non200 += 1
+        self.e5xx += status >= 500
+        self.note(problem)
+
+    def note(self, problem: str) -> None:
+        Stats.noted = True
+        if len(self.problems) < 5:
+            self.problems.append(problem)
+
+
+def frame_seq(text: str) -> int | None:
+    """The table's seq a frame reflects: its status section's data-seq (else the highest data-seq)."""
+    found = STATUS_SEQ.search(text)
+    if found:
+        return int(found.group(1))
+    seqs = ANY_SEQ.findall(text)
+    return max(map(int, seqs)) if seqs else None
+
+
+# ---------------------------------------------------------------------------------------------- client
+
+
+@dataclass
+class Player:
+    name: str
+    token: str
+    session: str
+
+
+class App:
+    """The client's side of one server set-up: its ports, its players, its tables and their sockets."""
+
+    def __init__(self, name: str, servers: list[Server], players: list[Player], cookie: str):
+        self.name, self.servers, self.players, self.cookie = name, servers, players, cookie
+        self.ports = [s.port for s in servers]
+        self.tables: list[LiveTable] = []
+        self.ready: collections.deque[LiveTable] = collections.deque()
+        self.stats = Stats(name, 0, 1)  # between phases: set-up and settling
+        self.http = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=256, limit_per_host=0),
+            timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT),
+        )
+
+    async def call(self, port: int, method: str, path: str, token: str, body=None):
+        async with self.http.request(
+            method, f"http://127.0.0.1:{port}{path}", json=body, headers={"Authorization": f"Bearer {token}"}
+        ) as response:
+            raw = await response.read()
+        try:
+            return response.status, json.loads(raw) if raw else None
+        except ValueError:
+            return response.status, None
+
+    async def connect(self, port: int, table_id: int, player: Player | None):
+        headers = {"Cookie": f"{self.cookie}={player.session}"} if player and player.session else None
+        return await ws_connect(
+            f"ws://127.0.0.1:{port}/ws/tables/{table_id}/",
+            origin=f"http://127.0.0.1:{port}",
+            additional_headers=headers,
+            compression=None,
+            max_size=None,
+            open_timeout=OPEN_TIMEOUT,
+            ping_interval=None,
+            close_timeout=2,
+            proxy=None,
+        )
+
+    def server_cpu(self) -> float:
+        return sum(s.cpu_seconds() for s in self.servers)
+
+    async def open_tables(self, count: int, seed: int = 1) -> None:
+        tables = [LiveTable(self, slot, random.Random(seed * 1000 + slot)) for slot in range(count)]
+        limit = asyncio.Semaphore(4)
+
+        async def open_one(table):
+            async with limit:
+                await table.open()
+
+        await asyncio.gather(*(open_one(t) for t in tables))
+        self.tables = tables
+        await self.ready_up()
+        if len(self.ready) < count:
+            raise BenchError(f"{self.name}: only {len(self.ready)} of {count} tables are ready to play")
+
+    async def ready_up(self) -> None:
+        """Between phases: every table not in flight gets its next move prepared (or a fresh table)."""
+        idle = [t for t in self.tables if not t.busy and t not in self.ready and not t.dead]
+
+        async def fix(table):
+            if table.broken:
+                await table.reopen(self.stats)
+            if table.prepared or await table.prepare(self.stats):
+                self.ready.append(table)
+
+        await asyncio.gather(*(fix(t) for t in idle), return_exceptions=True)
+
+    async def settle(self, timeout: float) -> bool:
+        """Wait (bounded) until every socket has the frame of every acknowledged move."""
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if all(min(t.seen) >= t.acked for t in self.tables if not t.broken and not t.dead):
+                return True
+            await asyncio.sleep(0.1)
+        return False
+
+    async def close(self) -> None:
+        await asyncio.gather(*(t.close() for t in self.tables), return_exceptions=True)
+        self.tables, self.ready = [], collections.deque()
+        await self.http.close()
+
+
+class Waiter:
+    def __init__(self, target: int):
+        self.target, self.end, self.done = target, None, asyncio.Event()
+
+
+class LiveTable:
+    """One table of 4 seats with a socket per seat; plays one move at a time."""
+
+    def __init__(self, app: App, slot: int, rng: random.Random):
+        self.app, self.slot, self.rng = app, slot, rng
+        self.port = app.ports[slot % len(app.ports)]
+        self.id = None
+        self.seats: dict[int, Player] = {}
+        self.sockets, self.readers = [], []
+        self.seen, self.acked = [0] * SEATS, 0
+        self.waiter: Waiter | None = None
+        self.prepared = None
+        self.guess = 0
+        self.busy = self.broken = self.dead = self.closing = False
+
+    async def open(self) -> None:
+        """Create, fill and start a table; open every seat's socket and take its first frame."""
+        app, creator = self.app, self.app.players[0]
+        status, table = await app.call(
+            self.port, "POST", "/api/tables", creator.token, {"game": GAME, "players": SEATS}
+        )
+        if status != 201:
+            raise BenchError(f"{app.name}: POST /api/tables answered {status} {table}")
+        self.id, self.seats = table["id"], {0: creator}
+        for player in app.players[1:SEATS]:
+            status, joined = await app.call(
+                self.port, "POST", f"/api/tables/{self.id}/join", player.token, {}
+            )
+            if status != 200:
+                raise BenchError(f"{app.name}: join answered {status} {joined}")
+            self.seats[joined["seat"]] = player
+        status, started = await app.call(self.port, "POST", f"/api/tables/{self.id}/start", creator.token)
+        if status != 200:
+            raise BenchError(f"{app.name}: start answered {status} {started}")
+        self.seen, self.acked, self.sockets, self.readers = [0] * SEATS, 0, [], []
+        self.prepared, self.guess, self.waiter = None, 0, None
+        self.broken = self.closing = False
+        for seat in range(SEATS):
+            port = app.ports[(self.slot + seat) % len(app.ports)]
+            ws = await app.connect(port, self.id, self.seats[seat])
+            self.sockets.append(ws)
+            first = await asyncio.wait_for(ws.recv(), OPEN_TIMEOUT)
+            self.seen[seat] = frame_seq(first) or 0
+            self.readers.append(asyncio.create_task(self.read(seat, ws)))
+
+    async def read(self, seat: int, ws) -> None:
+        try:
+            async for text in ws:
+                self.app.stats.frame_sizes.append(len(text.encode() if isinstance(text, str) else text))
+                seq = frame_seq(text) if isinstance(text, str) else None
+                if seq is not None and seq > self.seen[seat]:
+                    self.seen[seat] = seq
+                    waiter = self.waiter
+                    if waiter is not None and waiter.end is None and min(self.seen) >= waiter.target:
+                        waiter.end = time.perf_counter()
+                        waiter.done.set()
+        except ConnectionClosed:
+            pass
+        if not self.closing:
+            self.broken = True
+            self.app.stats.drops += 1
+            self.app.stats.note(f"{self.app.name}: table {self.id} seat {seat} socket dropped")
+
+    async def close(self) -> None:
+        self.closing = True
+        await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
+        for reader in self.readers:
+            reader.cancel()
+        await asyncio.gather(*self.readers, return_exceptions=True)
+
+    async def reopen(self, stats: Stats) -> None:
+        """A finished game or a dropped socket: a fresh table takes this one's place."""
+        await self.close()
+        try:
+            await self.open()
+            stats.replaced += 1
+        except (BenchError, OSError, TimeoutError, aiohttp.ClientError, ConnectionClosed) as e:
+            self.dead = True
+            stats.note(f"{self.app.name}: a table could not be replaced: {e!r}"[:300])
+
+    async def prepare(self, stats: Stats) -> bool:
+        """GET the table as the seat expected to act (outside the measurement) and pick a legal move."""
+        for _ in range(SEATS + 2):
+            try:
+                status, table = await self.app.call(
+                    self.port, "GET", f"/api/tables/{self.id}", self.seats[self.guess].token
+                )
+            except (aiohttp.ClientError, TimeoutError) as e:
+                stats.http_failures += 1
+                stats.note(f"{self.app.name}: GET failed: {e!r}")
+                return False
+            if status != 200:
+                stats.refused(status, f"{self.app.name}: GET /api/tables/{self.id} answered {status}")
+                return False
+            if table.get("status") != "playing" or not table.get("to_act"):
+                if table.get("status") != "finished":
+                    stats.note(
+                        f"{self.app.name}: table {self.id} at seq {table.get('seq')} is {table.get('status')} "
+                        f"with to_act {table.get('to_act')}: replaced"
+                    )
+                await self.reopen(stats)  # game over
+                if self.dead:
+                    return False
+                continue
+            actor = table["to_act"][0]
+            if actor == self.guess and table.get("legal_moves"):
+                self.prepared = (actor, self.rng.choice(table["legal_moves"]), table["seq"])
+                self.guess = (actor + 1) % SEATS
+                return True
+            self.guess = actor
+        return False
+
+    async def move(self, stats: Stats) -> None:
+        seat, move, seq = self.prepared
+        self.prepared = None
+        waiter = self.waiter = Waiter(seq + 1)
+        start = time.perf_counter()
+        try:
+            status, answer = await self.app.call(
+                self.port,
+                "POST",
+                f"/api/tables/{self.id}/moves",
+                self.seats[seat].token,
+                {"move": move, "seq": seq},
+            )
+        except (aiohttp.ClientError, TimeoutError) as e:
+            stats.http_failures += 1
+            stats.note(f"{self.app.name}: POST failed: {e!r}")
+            return
+        if status != 200:
+            stats.refused(status, f"{self.app.name}: POST move answered {status} {answer}"[:300])
+            return
+        self.acked = seq + 1
+        try:
+            await asyncio.wait_for(waiter.done.wait(), self.app.frame_timeout)
+        except TimeoutError:
+            stats.missing += 1
+            stats.note(f"{self.app.name}: table {self.id} seq {seq + 1}: frames at seats {self.seen}")
+            return
+        finally:
+            self.waiter = None
+        stats.latencies.append(waiter.end - start)
+        stats.completed += waiter.end <= stats.end + GRACE
+
+    async def cycle(self, stats: Stats) -> None:
+        """One dispatched move, then the next one prepared; back in the ready queue if all went well."""
+        self.busy = True
+        try:
+            if self.broken:  # a socket dropped while the table waited: a fresh table plays this slot
+                await self.reopen(stats)
+                if self.dead or not await self.prepare(stats):
+                    return
+            await self.move(stats)
+            if self.broken:
+                await self.reopen(stats)
+            if not self.dead and await self.prepare(stats):
+                self.app.ready.append(self)
+        finally:
+            self.busy = False
+
+
+# ---------------------------------------------------------------------------------------------- phases
+
+
+async def run_phase(app: App, rate: float, duration: float) -> Stats:
+    """R moves/s offered for `duration` seconds, open loop; then the moves in flight are drained."""
+    await app.ready_up()
+    stats = Stats(app.name, rate, duration)
+    stats.carry(app.stats)
+    app.stats = stats
+    tasks: set[asyncio.Task] = set()
+    cpu0, server0 = os.times(), app.server_cpu()
+    start = time.perf_counter()
+    stats.end = start + duration
+    for k in range(int(rate * duration)):
+        delay = start + k / rate - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        else:
+            stats.lag = max(stats.lag, -delay)
+        stats.offered += 1
+        if not app.ready:
+            stats.no_ready += 1
+            continue
+        task = asyncio.create_task(app.ready.popleft().cycle(stats))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+    await asyncio.sleep(max(0.0, stats.end - time.perf_counter()))
+    cpu1, server1 = os.times(), app.server_cpu()
+    stats.client_cpu = 100 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / duration
+    stats.server_cpu = 100 * (server1 - server0) / duration
+    if tasks:
+        _, pending = await asyncio.wait(set(tasks), timeout=app.frame_timeout + HTTP_TIMEOUT + 5)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+    app.stats = Stats(app.name, 0, 1)
+    if not await app.settle(app.frame_timeout):
+        stats.note(f"{app.name}: sockets still behind {app.frame_timeout:.0f} s after the phase")
+    return stats
+
+
+async def saturation(
+    app: App, ladder: list[float], duration: float, measured: tuple[Stats, ...] = ()
+) -> tuple[list[Stats], float]:
+    """Raise the offered rate until it is no longer sustained; the highest sustained rate (0: none).
+
+    Rates already measured (the load phases) count: the ladder starts past the highest one sustained
+    (with every lower one sustained too) and stops short of the lowest one that was not.
+    """
+    results, sustained, failed = list(measured), 0.0, float("inf")
+    for stats in sorted(measured, key=lambda s: s.rate):
+        if not stats.sustained():
+            failed = stats.rate
+            break
+        sustained = stats.rate
+    for rate in (r for r in ladder if sustained < r < failed):
+        stats = await run_phase(app, rate, duration)
+        results.append(stats)
+        print_row(stats, f"sat {rate:g}")
+        if not stats.sustained():
+            break
+        sustained = rate
+    return results, sustained
+
+
+async def idle_sockets(app: App, count: int, window: float) -> dict:
+    """Open `count` idle sockets on the app's (only) server: RSS per socket and CPU while idle."""
+    server = app.servers[0]
+    tables = app.tables[: max(1, min(5, len(app.tables)))]
+    limit = asyncio.Semaphore(32)
+
+    async def one(i: int):
+        table = tables[i % len(tables)]
+        player = table.seats[i % SEATS] if i % 2 else None  # every other one a spectator
+        async with limit:
+            ws = await app.connect(server.port, table.id, player)
+            try:
+                await asyncio.wait_for(ws.recv(), OPEN_TIMEOUT)
+            except BaseException:
+                await ws.close()
+                raise
+            return ws
+
+    await asyncio.sleep(1)
+    before = server.rss_kib()
+    start = time.perf_counter()
+    opened = await asyncio.gather(*(one(i) for i in range(count)), return_exceptions=True)
+    sockets = [ws for ws in opened if not isinstance(ws, BaseException)]
+    failures = [repr(e) for e in opened if isinstance(e, BaseException)]
+    connect_seconds = time.perf_counter() - start
+    await asyncio.sleep(2)
+    after = server.rss_kib()
+    cpu0 = server.cpu_seconds()
+    await asyncio.sleep(window)
+    cpu = 100 * (server.cpu_seconds() - cpu0) / window
+    alive = sum(ws.state.name == "OPEN" for ws in sockets)
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
+    return {
+        "opened": len(sockets),
+        "alive": alive,
+        "failures": failures[:3],
+        "failed": len(failures),
+        "connect_seconds": connect_seconds,
+        "before": before,
+        "after": after,
+        "per_socket": (after - before) / max(1, len(sockets)),
+        "cpu": cpu,
+        "window": window,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- report
+
+
+def fmt(value, spec: str = ".0f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+HEADER = (
+    f"{'phase':<9}{'app':<11}{'moves':>6}{'mv/s':>7}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}"
+    f"{'non200':>7}{'5xx':>5}{'nohttp':>7}{'drops':>6}{'missing':>8}{'no-ready':>9}"
+    f"{'frame B':>8}{'p95 B':>7}{'client%':>8}{'server%':>8}"
+)
+
+
+def print_row(s: Stats, phase: str) -> None:
+    print(
+        f"{phase:<9}{s.app:<11}{s.completed:>6}{s.achieved:>7.1f}{fmt(s.ms(50)):>8}{fmt(s.ms(95)):>8}"
+        f"{fmt(s.ms(99)):>8}{s.non200:>7}{s.e5xx:>5}{s.http_failures:>7}{s.drops:>6}{s.missing:>8}"
+        f"{s.no_ready:>9}{fmt(percentile(s.frame_sizes, 50)):>8}{fmt(percentile(s.frame_sizes, 95)):>7}"
+        f"{s.client_cpu:>8.0f}{s.server_cpu:>8.0f}",
+        flush=True,
+    )
+    for problem in s.problems:
+        print(f"           ! {problem}")
+    if s.replaced:
+        print(f"           ({s.replaced} tables replaced by fresh ones: game over, or a socket dropped)")
+    if s.lag > 0.05:
+        print(
+            f"           ! the client dispatched up to {s.lag * 1000:.0f} ms late (its CPU, or the machine's, is saturated)"
+        )
+
+
+def ratio(a, b) -> str:
+    return "-" if a is None or not b else f"{a / b:.2f}x"
+
+
+def print_ratios(site: Stats, echo: Stats) -> None:
+    print(
+        f"{'':<9}{'site/echo':<11}{'':>6}{ratio(site.achieved, echo.achieved):>7}"
+        f"{ratio(site.ms(50), echo.ms(50)):>8}{ratio(site.ms(95), echo.ms(95)):>8}{ratio(site.ms(99), echo.ms(99)):>8}"
+        f"{'':>52}{ratio(percentile(site.frame_sizes, 50), percentile(echo.frame_sizes, 50)):>8}",
+        flush=True,
+    )
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def print_targets(pairs: dict, tables: int) -> None:
+    print("\nTargets at 25 tables x 4 seats and 50 moves/s:")
+    if tables != 25 or 50 not in pairs:
+        print("  not measured in this run (needs --tables 25 and 50 among --rates)")
+        return
+    site, echo = pairs[50]
+    for label, p, bound in (("p50", 50, 2), ("p99", 99, 3)):
+        s, e = site.ms(p), echo.ms(p)
+        ok = s is not None and e is not None and s <= bound * e
+        print(f"  site {label} <= {bound}x echo: {verdict(ok)} ({fmt(s)} ms vs {fmt(e)} ms, {ratio(s, e)})")
+    print(f"  site zero errors: {verdict(site.errors == 0)} ({site.errors} errors)")
+
+
+def capacity_ratio(a: float, b: float, a_peak: float, b_peak: float) -> tuple[float | None, str]:
+    """a/b on the sustained rates; on the peaks achieved when either sustained none of the ladder."""
+    if a > 0 and b > 0:
+        return a / b, "sustained rates"
+    return (a_peak / b_peak if b_peak else None), "peaks achieved: a side sustained no step of the ladder"
+
+
+def print_saturation(site: float, echo: float, site_peak: float, echo_peak: float) -> None:
+    print(
+        f"\nSaturation: site sustains {site:g} moves/s, echo {echo:g} moves/s "
+        f"(peaks achieved {site_peak:.1f} and {echo_peak:.1f})"
+    )
+    value, basis = capacity_ratio(site, echo, site_peak, echo_peak)
+    ok = value is not None and value >= 0.5
+    print(f"  site saturation >= 0.5x echo's: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
+
+
+# ---------------------------------------------------------------------------------------------- runs
+
+
+def ladder(start: float, top: float) -> list[float]:
+    rates, rate = [], start
+    while rate <= top:
+        rates.append(rate)
+        rate *= 2
+    return rates
+
+
+async def open_app(name: str, servers: list[Server], players: list[Player], cookie: str, args) -> App:
+    app = App(name, servers, players, cookie)
+    app.frame_timeout = args.frame_timeout
+    start = time.perf_counter()
+    await app.open_tables(args.tables)
+    print(
+        f"{name}: {args.tables} tables x {SEATS} seats open on port(s) {', '.join(map(str, app.ports))} "
+        f"in {time.perf_counter() - start:.1f} s",
+        flush=True,
+    )
+    return app
+
+
+def players_of(info: dict) -> list[Player]:
+    return [Player(u["name"], u["token"], u["session"]) for u in info["users"]]
+
+
+async def local_part(args, tmp: pathlib.Path) -> None:
+    env = site_env(SQLITE_PATH=str(tmp / "site.sqlite3"))
+    started = time.perf_counter()
+    info = await asyncio.to_thread(prepare_site, env)
+    site_server = await asyncio.to_thread(
+        Server, "site daphne", "config.asgi:application", ROOT, env, tmp / "site.log"
+    )
+    echo_env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    echo_server = await asyncio.to_thread(
+        Server, "echo daphne", "echo_app:application", BENCH, echo_env, tmp / "echo.log"
+    )
+    print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x2)", flush=True)
+    site = await open_app("site", [site_server], players_of(info), info["cookie"], args)
+    echo = await open_app(
+        "echo",
+        [echo_server],
+        [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)],
+        "sessionid",
+        args,
+    )
+    try:
+        if not args.skip_idle:
+            print(
+                f"\nD. {args.idle_sockets} idle sockets on the site's daphne ({args.idle_window:g} s idle)",
+                flush=True,
+            )
+            idle = await idle_sockets(site, args.idle_sockets, args.idle_window)
+            print(
+                f"  opened {idle['opened']} (failed {idle['failed']}, open after the window {idle['alive']}) in "
+                f"{idle['connect_seconds']:.1f} s; RSS {idle['before']} -> {idle['after']} KiB: "
+                f"{idle['per_socket']:.1f} KiB per socket; CPU while idle {idle['cpu']:.1f}% of a core"
+            )
+            for failure in idle["failures"]:
+                print(f"  ! {failure[:200]}")
+            print(
+                f"  <= 100 KiB per socket: {verdict(idle['per_socket'] <= 100)}; < 10% of a core: {verdict(idle['cpu'] < 10)}"
+            )
+
+        print(
+            f"\nA/B/C. Open-loop load, {args.tables} tables x {SEATS} seats, {args.duration:g} s per rate",
+            flush=True,
+        )
+        print(HEADER)
+        pairs = {}
+        for rate in args.rates:
+            s = await run_phase(site, rate, args.duration)
+            print_row(s, f"{rate:g}/s")
+            e = await run_phase(echo, rate, args.duration)
+            print_row(e, f"{rate:g}/s")
+            print_ratios(s, e)
+            pairs[rate] = (s, e)
+        print_targets(pairs, args.tables)
+
+        if not args.skip_saturation:
+            rates = ladder(args.sat_start, args.sat_max)
+            print(
+                f"\nSaturation search ({', '.join(f'{r:g}' for r in rates)} moves/s, {args.sat_duration:g} s each;"
+                " a rate the load phases above sustained, or did not, is not run again)"
+            )
+            print(HEADER)
+            measured = list(pairs.values())
+            site_runs, site_rate = await saturation(
+                site, rates, args.sat_duration, tuple(s for s, _ in measured)
+            )
+            echo_runs, echo_rate = await saturation(
+                echo, rates, args.sat_duration, tuple(e for _, e in measured)
+            )
+            print_saturation(
+                site_rate,
+                echo_rate,
+                max(s.achieved for s in site_runs),
+                max(s.achieved for s in echo_runs),
+            )
+    finally:
+        await site.close()
+        await echo.close()
+        for server in (site_server, echo_server):
+            server.stop()
+
+
+def services_up() -> str | None:
+    """None when PostgreSQL and Redis answer, else why not."""
+    try:
+        import psycopg
+        import redis
+
+        psycopg.connect(PG.format("test"), connect_timeout=3).close()
+        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
+    except Exception as e:  # any failure to reach them means: skip this part
+        return f"{type(e).__name__}: {e}".splitlines()[0]
+    return None
+
+
+async def services_part(args, tmp: pathlib.Path) -> None:
+    print("\nE. PostgreSQL + Redis: saturation with one daphne, then two", flush=True)
+    why = await asyncio.to_thread(services_up)
+    if why:
+        print(f"  skipped: PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable ({why})")
+        return
+    import psycopg
+    import redis
+
+    name = f"cardclub_livebench_{uuid.uuid4().hex[:8]}"
+    flush = redis.Redis.from_url(REDIS, socket_connect_timeout=3).flushdb
+    await asyncio.to_thread(flush)
+    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    servers: list[Server] = []
+    try:
+        env = site_env(DATABASE_URL=PG.format(name), REDIS_URL=REDIS, WORKER_IN_PROCESS="false")
+        info = await asyncio.to_thread(prepare_site, env)
+        rates = ladder(args.sat_start, args.sat_max)
+        results = {}
+        for count in (1, 2):
+            while len(servers) < count:
+                servers.append(
+                    await asyncio.to_thread(
+                        Server,
+                        f"daphne {len(servers) + 1}",
+                        "config.asgi:application",
+                        ROOT,
+                        env,
+                        tmp / f"pg-{len(servers)}.log",
+                    )
+                )
+            app = await open_app(f"site x{count}", list(servers), players_of(info), info["cookie"], args)
+            print(HEADER)
+            try:
+                runs, rate = await saturation(app, rates, args.sat_duration)
+            finally:
+                await app.close()
+            results[count] = (rate, max(s.achieved for s in runs))
+        (one, one_peak), (two, two_peak) = results[1], results[2]
+        print(
+            f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and {two_peak:.1f})"
+        )
+        value, basis = capacity_ratio(two, one, two_peak, one_peak)
+        ok = value is not None and value >= 1.6
+        print(f"  two daphnes >= 1.6x one: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
+        if not ok:
+            print(
+                "  (2 cores carry the client, both daphnes, PostgreSQL and Redis here: a second process gains\n"
+                "   only what the first left idle of a core; behind a proxy on separate machines it would not share)"
+            )
+    finally:
+        for server in servers:
+            server.stop()
+        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await asyncio.to_thread(flush)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=25, help="tables per app (4 seats each)")
+    parser.add_argument("--rates", default="5,25,50", help="offered moves/s, comma-separated")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per rate")
+    parser.add_argument(
+        "--frame-timeout", type=float, default=5.0, help="seconds before a frame counts missing"
+    )
+    parser.add_argument("--sat-start", type=float, default=5.0, help="first rate of the saturation ladder")
+    parser.add_argument("--sat-max", type=float, default=640.0, help="last rate of the ladder (it doubles)")
+    parser.add_argument("--sat-duration", type=float, default=6.0, help="seconds per ladder step")
+    parser.add_argument("--idle-sockets", type=int, default=1000)
+    parser.add_argument("--idle-window", type=float, default=10.0, help="idle seconds for the CPU figure")
+    parser.add_argument("--skip-saturation", action="store_true")
+    parser.add_argument("--skip-idle", action="store_true")
+    parser.add_argument("--no-services", action="store_true", help="skip part E (PostgreSQL + Redis)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 tables, short phases")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.rates, args.duration, args.frame_timeout = 4, "5,10", 3.0, 5.0
+        args.sat_start, args.sat_max, args.sat_duration = 10.0, 40.0, 2.0
+        args.idle_sockets, args.idle_window = 100, 3.0
+    args.rates = [float(r) for r in args.rates.split(",") if r.strip()]
+    args.rates = [int(r) if r == int(r) else r for r in args.rates]
+    if args.tables < 1 or not args.rates or min(args.rates) <= 0 or args.duration <= 0:
+        parser.error("--tables, --rates and --duration must be positive")
+    return args
+
+
+async def run(args) -> None:
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="cardclub-live-"))
+    try:
+        await local_part(args, tmp)
+        if args.no_services:
+            print("\nE. PostgreSQL + Redis: skipped (--no-services)")
+        else:
+            await services_part(args, tmp)
+    finally:
+        if Stats.noted:
+            print(f"\n(problems were noted: the servers' logs are kept in {tmp})")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    raise_nofile()
+
+    def stop(signum, frame):
+        raise SystemExit(f"stopped by signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGALRM, stop)
+    signal.alarm(HARD_LIMIT)
+    began, cpu0 = time.perf_counter(), os.times()
+    print(
+        f"Live bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
+        f"client pid {os.getpid()}",
+        flush=True,
+    )
+    try:
+        asyncio.run(run(args))
+    except BenchError as e:
+        print(f"\nthe bench broke: {e}", file=sys.stderr)
+        return 1
+    finally:
+        signal.alarm(0)
+        for server in list(Server.running):
+            server.stop()
+    cpu1 = os.times()
+    wall = time.perf_counter() - began
+    client = cpu1.user + cpu1.system - cpu0.user - cpu0.system
+    print(
+        f"\nDone in {wall:.0f} s; the client used {client:.0f} s of CPU ({100 * client / wall:.0f}% of a core "
+        f"on average); load average {os.getloadavg()[0]:.2f} at the end"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
