@@ -104,8 +104,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Channels and cache: in memory unless REDIS_URL.
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
+    # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s the layer's blocking pop waits
+    # on an idle channel: every idle socket would then die after 5 s. Allow the read a longer wait.
+    _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
