@@ -22,9 +22,12 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     """Refresh the live badge of everyone whose turn began or ended; e-mail those whose turn began."""
     layer = get_channel_layer()
     if layer is not None:
+        from tables.live import has_listeners
+
         for user in [*newly_awaited, *no_longer_awaited]:
-            message = {"type": "turn.changed", "table": table.pk, "html": badge(user)}
-            async_to_sync(layer.group_send)(user_group(user.pk), message)
+            if has_listeners(layer, user_group(user.pk)):  # (no page open: nothing to render)
+                message = {"type": "turn.changed", "table": table.pk, "html": badge(user)}
+                async_to_sync(layer.group_send)(user_group(user.pk), message)
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
         if not cache.add(f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW):

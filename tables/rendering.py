@@ -25,7 +25,7 @@ render_count = 0
 
 def recent_moves(table: Table) -> list[Move]:
     """The moves the log shows, oldest first: all of a finished game, the last few of one being played."""
-    moves = table.moves.order_by("-seq")
+    moves = table.moves.order_by("-seq").defer("move")  # the log shows the narration, not the move
     if table.status != Table.FINISHED:
         moves = moves[:RECENT_MOVES]
     return list(reversed(list(moves)))
