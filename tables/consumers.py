@@ -10,6 +10,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
+from tables.access import may_connect
 from tables.notifications import user_group
 from tables.rendering import render_frame_for
 
@@ -17,6 +18,11 @@ from tables.rendering import render_frame_for
 class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        if not await database_sync_to_async(may_connect)(
+            self.table_id, self.scope.get("user"), self.scope.get("session")
+        ):
+            await self.close(code=4404)  # a private table this socket may not watch: as if there were none
+            return
         self.group = f"table-{self.table_id}"
         # Join the group before rendering the first frame: a move committed while that frame renders
         # then still reaches this socket (as a second frame) instead of falling between the two.
