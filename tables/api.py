@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from functools import wraps
 
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import Q
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -13,7 +15,7 @@ from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_contro
 from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
-from tables import services
+from tables import access, services
 from tables.models import Seat, Table
 
 
@@ -35,12 +37,20 @@ def api_view(methods: tuple[str, ...], auth: bool = True):
                 request.api_user = token_user(request)
                 if request.api_user is None:
                     return error("A valid token is required: Authorization: Bearer <token>.", 401)
+            if any("\x00" in value for values in request.GET.lists() for value in values[1]):
+                return error("A query parameter holds a NUL character.", 400)
             body = {}
-            if request.method == "POST" and request.body:
+            try:
+                raw = request.body if request.method == "POST" else b""
+            except RequestDataTooBig:
+                return error("The body is too large.", 413)
+            if raw:
                 try:
-                    body = json.loads(request.body)
+                    body = json.loads(raw)
                 except (ValueError, UnicodeDecodeError):
                     return error("The body is not valid JSON.", 400)
+                except RecursionError:
+                    return error("The body is nested too deeply.", 400)
             request.json = body
             try:
                 return view(request, *args, **kwargs)
@@ -66,6 +76,15 @@ def token_user(request):
     return token.user
 
 
+def printable_text(text: str) -> bool:
+    """No NUL (databases refuse it) and no lone surrogate (it cannot be encoded)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
 def body_object(request) -> dict:
     if not isinstance(request.json, dict):
         raise services.BadRequest("The body must be a JSON object.")
@@ -82,6 +101,8 @@ def token(request):
         return error("Give a username and a password.", 400)
     if has_control_characters(username + password):
         return error(CONTROL_CHARACTERS_MESSAGE, 400)
+    if not printable_text(username) or not printable_text(password):
+        return error("Wrong username or password.", 400)
     throttle = LoginThrottle(username, request)
     if not throttle.attempt():
         return error("Too many failed attempts. Try again later.", 429)
@@ -142,6 +163,8 @@ def table_json(table: Table, user) -> dict:
             data["legal_moves"] = engine.legal_moves(state, viewer)
     if table.result is not None:
         data["result"] = table.result
+    if table.private:  # whoever may see a private table may share it
+        data["invite"] = table.invite_token
     return data
 
 
@@ -150,11 +173,21 @@ def public_options(table: Table) -> dict:
     return {k: v for k, v in table.options.items() if k != "decks"}
 
 
-def _table_or_404(pk) -> Table:
-    table = Table.objects.filter(pk=pk).first()
-    if table is None:
-        raise services.NotFound("No such table.")
-    return table
+def invite_of(request):
+    """The invite token the caller presents for a private table: ?invite=, or "invite" in a join body."""
+    invite = request.GET.get("invite")
+    if invite is None and isinstance(request.json, dict):
+        invite = request.json.get("invite")
+    return invite
+
+
+def _table_or_404(request, pk) -> Table:
+    return access.table_for(pk, request.api_user, invite_of(request))
+
+
+def _hidden(request, pk):
+    """Refusals about a private table the caller may not see become 404 (see access.hidden_unless_visible)."""
+    return access.hidden_unless_visible(pk, request.api_user, invite_of(request))
 
 
 @api_view(("POST",))
@@ -177,7 +210,7 @@ def tables(request):
 
 @api_view(("GET",))
 def table_detail(request, pk):
-    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
 
 
 @api_view(("POST",))
@@ -186,41 +219,46 @@ def join(request, pk):
     deck = data.get("deck")
     if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
         return error("deck must be a list of card codes.", 400)
-    seat = services.join_table(pk, request.api_user, deck=deck)
+    seat = services.join_table(pk, request.api_user, deck=deck, invite=invite_of(request))
     return JsonResponse({"seat": seat})
 
 
 @api_view(("POST",))
 def start(request, pk):
-    table = services.start_table(pk, request.api_user)
+    with _hidden(request, pk):
+        table = services.start_table(pk, request.api_user)
     return JsonResponse(table_json(table, request.api_user))
 
 
 @api_view(("POST",))
 def concede(request, pk):
-    services.concede(pk, request.api_user)
-    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+    with _hidden(request, pk):
+        services.concede(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
 
 
 @api_view(("POST",))
 def reclaim(request, pk):
-    services.reclaim_seat(pk, request.api_user)
-    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+    with _hidden(request, pk):
+        services.reclaim_seat(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
 
 
 @api_view(("POST",))
 def abort(request, pk):
-    services.vote_abort(pk, request.api_user)
-    return JsonResponse(table_json(_table_or_404(pk), request.api_user))
+    with _hidden(request, pk):
+        services.vote_abort(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
 
 
 @api_view(("GET", "POST"))
 def moves(request, pk):
     if request.method == "POST":
         data = body_object(request)
-        result = services.play_move(pk, request.api_user, data.get("move"), data.get("seq"))
+        with _hidden(request, pk):
+            result = services.play_move(pk, request.api_user, data.get("move"), data.get("seq"))
         return JsonResponse({"seq": result.seq})
-    table = _table_or_404(pk)
+    table = _table_or_404(request, pk)
     engine = table.engine
     seats = list(table.seats.select_related("user"))
     viewer = services.seat_of(seats, request.api_user)
@@ -242,7 +280,11 @@ def moves(request, pk):
 @api_view(("GET",))
 def history(request):
     username = request.GET.get("user") or request.api_user.username
-    tables = Table.objects.filter(status=Table.FINISHED, seats__user__username=username).distinct()
+    tables = (
+        Table.objects.filter(status=Table.FINISHED, seats__user__username=username)
+        .filter(Q(private=False) | Q(pk__in=Seat.objects.filter(user=request.api_user).values("table")))
+        .distinct()
+    )
     if request.GET.get("game"):
         tables = tables.filter(game=request.GET["game"])
     tables = tables.prefetch_related("seats__user").order_by("-finished_at")[:200]

@@ -12,6 +12,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sockets import SessionBoundSocket
 from tables import live
+from tables.access import may_connect
 from tables.notifications import badge, user_group
 
 
@@ -42,6 +43,11 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        if not await database_sync_to_async(may_connect)(
+            self.table_id, self.scope.get("user"), self.scope.get("session")
+        ):
+            await self.close(code=4404)  # a private table this socket may not watch: as if there were none
+            return
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.revision = -1

@@ -1,8 +1,15 @@
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
 from rules import registry
+
+
+def new_invite_token() -> str:
+    """The secret part of a private table's invite link (unguessable, unlike the sequential id)."""
+    return secrets.token_urlsafe(16)
 
 
 class Table(models.Model):
@@ -15,8 +22,10 @@ class Table(models.Model):
     players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True)
     private = models.BooleanField(
-        default=False, help_text="Not listed in the lobby; joined through its link."
+        default=False,
+        help_text="Reachable only by its players, its creator and through its invite link (invite_token).",
     )
+    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False)
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
@@ -50,6 +59,12 @@ class Table(models.Model):
 
     def get_absolute_url(self):
         return reverse("tables:table", args=[self.pk])
+
+    @property
+    def invite_path(self) -> str:
+        """The link to share: a private table's carries its invite token."""
+        url = self.get_absolute_url()
+        return f"{url}?invite={self.invite_token}" if self.private else url
 
     @property
     def engine(self):

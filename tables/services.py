@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
@@ -43,6 +44,10 @@ class NotFound(TableError):
 
 class Conflict(TableError):
     status = 409
+
+
+class TooMany(TableError):
+    status = 429
 
 
 def get_game(slug):
@@ -89,6 +94,10 @@ MOVE_TIMES = {  # the clock choices offered when creating a table (seconds per m
     24 * 3600: "1 day per move",
     3 * 24 * 3600: "3 days per move",
 }
+MOVE_TIME_MIN, MOVE_TIME_MAX = 60, 7 * 24 * 3600  # the API may ask for any clock in between
+# What one account may create: tables not yet over, and new tables per window of seconds.
+MAX_UNFINISHED_TABLES = 30
+CREATE_LIMIT, CREATE_WINDOW = 10, 60
 
 
 def _bot_seats(bots, players: int) -> dict[int, str]:
@@ -134,10 +143,17 @@ def create_table(
     except ValueError as exc:
         raise BadRequest(str(exc)) from None
     if move_time is not None and (
-        not isinstance(move_time, int) or isinstance(move_time, bool) or move_time < 60
+        not isinstance(move_time, int)
+        or isinstance(move_time, bool)
+        or not MOVE_TIME_MIN <= move_time <= MOVE_TIME_MAX
     ):
-        raise BadRequest("The clock is a number of seconds per move, at least 60.")
+        raise BadRequest(
+            f"The clock is a number of seconds per move, from {MOVE_TIME_MIN} to {MOVE_TIME_MAX} (7 days)."
+        )
+    if isinstance(bots, list) and len(bots) > players - 1:
+        raise BadRequest(f"There are more bots than free seats ({players - 1} at most).")
     bot_seats = _bot_seats(bots, players)
+    _check_creation_quota(user)
     table = Table.objects.create(
         game=game, players=players, options=options, private=private, created_by=user, move_time=move_time
     )
@@ -148,6 +164,25 @@ def create_table(
         ]
     )
     return table
+
+
+def _check_creation_quota(user) -> None:
+    """Refuse a new table past MAX_UNFINISHED_TABLES or CREATE_LIMIT per CREATE_WINDOW seconds (TooMany)."""
+    unfinished = Table.objects.filter(created_by=user, status__in=[Table.OPEN, Table.PLAYING]).count()
+    if unfinished >= MAX_UNFINISHED_TABLES:
+        raise TooMany(
+            f"You have {unfinished} tables open or being played: finish or cancel some before opening another."
+        )
+    # A fixed window counted atomically in the cache (Redis in production): add() then incr().
+    key = f"tables-created:{user.pk}:{int(timezone.now().timestamp()) // CREATE_WINDOW}"
+    cache.add(key, 0, CREATE_WINDOW * 2)
+    try:
+        created = cache.incr(key)
+    except ValueError:  # the key expired in between
+        created = 1
+        cache.set(key, created, CREATE_WINDOW * 2)
+    if created > CREATE_LIMIT:
+        raise TooMany(f"You opened {CREATE_LIMIT} tables in the last minute: wait a little before the next.")
 
 
 def play_now(user, game: str, level: str = "casual") -> Table:
@@ -161,8 +196,13 @@ def play_now(user, game: str, level: str = "casual") -> Table:
 
 
 @transaction.atomic
-def join_table(table_id, user, deck=None) -> int:
+def join_table(table_id, user, deck=None, invite=None) -> int:
+    """Take the lowest free seat. A private table is joined only through its invite (else: no such table)."""
+    from tables.access import may_watch
+
     table = _locked_table(table_id)
+    if not may_watch(table, user, invite):
+        raise NotFound("No such table.")
     if table.status != Table.OPEN:
         raise Conflict("This table is no longer open.")
     seats = _seats(table)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
 from django.views.decorators.http import require_POST
@@ -17,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from accounts import decks
 from rules import registry
-from tables import services
+from tables import access, services
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -68,14 +69,15 @@ def new_table(request, slug):
                 options[field["name"]] = raw == "on"
             elif raw is not None:
                 options[field["name"]] = raw
-        try:
-            players = int(request.POST.get("players", ""))
-            bot_count = int(request.POST.get("bots") or 0)
-            move_time = int(request.POST["move_time"]) if request.POST.get("move_time") else None
-        except ValueError:
-            players, bot_count, move_time = None, 0, None
         level = request.POST.get("bot_level", "casual")
         try:
+            players = _posted_int(request, "players", "The number of players")
+            bot_count = _posted_int(request, "bots", "The number of bots", default=0)
+            move_time = _posted_int(request, "move_time", "The clock")
+            if not 0 <= bot_count < engine.max_players:  # before building a list of that many bots
+                raise services.BadRequest(
+                    f"{engine.title} has room for {engine.max_players - 1} bots at most."
+                )
             deck = decks.resolve_deck(request.user, slug, request.POST.get("deck"))
             with transaction.atomic():
                 table = services.create_table(
@@ -113,23 +115,60 @@ def new_table(request, slug):
     )
 
 
+def _posted_int(request, name, label, default=None):
+    raw = request.POST.get(name, "")
+    if raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise services.BadRequest(f"{label} must be a whole number.") from None
+
+
+def _session_invite(request, pk):
+    return access.session_invite(request.session, pk)
+
+
+def _visible_table(request, pk) -> Table:
+    """The table if this visitor may see it, else 404; an ?invite= link that matches is remembered."""
+    invite = request.GET.get("invite")
+    try:
+        table = access.table_for(pk, request.user, invite, _session_invite(request, pk))
+    except services.NotFound:
+        raise Http404("No such table.") from None
+    if table.private and access.invite_matches(table, invite):
+        access.remember_invite(request.session, table)
+    return table
+
+
 def table_page(request, pk):
-    table = get_object_or_404(Table, pk=pk)
+    table = _visible_table(request, pk)
     ctx = table_context(table, request.user)
-    ctx["invite_url"] = request.build_absolute_uri(table.get_absolute_url())
+    ctx["invite_url"] = request.build_absolute_uri(table.invite_path)
     return render(request, "tables/table.html", ctx)
 
 
 def join_area(request, pk):
     """The join button (or the log-in invitation) of an open table, for whoever asks: the spectators' live
     frame is shared by all of them, so it loads this part per person."""
-    table = get_object_or_404(Table, pk=pk)
+    table = _visible_table(request, pk)
     return render(request, "tables/_join_area.html", table_context(table, request.user))
+
+
+@contextmanager
+def _hidden_or_404(request, pk):
+    """A refusal about a private table this visitor may not see (or about no table) is a 404 page."""
+    try:
+        with access.hidden_unless_visible(pk, request.user, _session_invite(request, pk)):
+            yield
+    except services.NotFound:
+        raise Http404("No such table.") from None
 
 
 def _table_action(request, pk, action):
     try:
-        action()
+        with _hidden_or_404(request, pk):
+            action()
     except services.TableError as exc:
         messages.error(request, exc.message)
     if request.htmx:
@@ -140,13 +179,14 @@ def _table_action(request, pk, action):
 @require_POST
 @login_required
 def join(request, pk):
-    table = get_object_or_404(Table, pk=pk)
+    table = _visible_table(request, pk)
     try:
         deck = decks.resolve_deck(request.user, table.game, request.POST.get("deck"))
     except ValueError as exc:
         messages.error(request, str(exc))
         return _table_action(request, pk, lambda: None)
-    return _table_action(request, pk, lambda: services.join_table(pk, request.user, deck=deck))
+    invite = table.invite_token if table.private else None  # _visible_table let this visitor in
+    return _table_action(request, pk, lambda: services.join_table(pk, request.user, deck=deck, invite=invite))
 
 
 @require_POST
@@ -194,7 +234,8 @@ def reclaim(request, pk):
 @login_required
 def rematch(request, pk):
     try:
-        new = services.offer_rematch(pk, request.user)
+        with _hidden_or_404(request, pk):
+            new = services.offer_rematch(pk, request.user)
     except services.TableError as exc:
         messages.error(request, exc.message)
         return redirect("tables:table", pk=pk)
@@ -210,14 +251,15 @@ def move(request, pk):
         return _move_error(pk, "Sign in to play.", 403)
     try:
         move_data = json.loads(request.POST.get("move", ""))
-    except ValueError:
+    except (ValueError, RecursionError):  # (RecursionError: JSON nested too deep)
         move_data = None
     try:
         seq = int(request.POST.get("seq", ""))
     except ValueError:
         seq = None
     try:
-        result = services.play_move(pk, request.user, move_data, seq)
+        with access.hidden_unless_visible(pk, request.user, _session_invite(request, pk)):
+            result = services.play_move(pk, request.user, move_data, seq)
     except services.TableError as exc:
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:

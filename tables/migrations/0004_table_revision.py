@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0002_clocks_and_bots"),
+        ("tables", "0003_table_invite_token"),
     ]
 
     operations = [
