@@ -1,16 +1,19 @@
-"""Telling a player it is their turn: a live badge on whatever page they have open, and an e-mail."""
+"""Telling a player it is their turn: a live badge on whatever page they have open, and an e-mail.
+
+The e-mail is only queued (accounts.mail's outbox, in the caller's transaction) and only to a verified
+address; the worker sends it. Nothing here waits for a mail server.
+"""
 
 from __future__ import annotations
 
-import logging
+from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
-from django.core.mail import send_mail
+from django.db import transaction
 
-log = logging.getLogger(__name__)
+from accounts import mail
 
 
 def user_group(user_id: int) -> str:
@@ -18,33 +21,33 @@ def user_group(user_id: int) -> str:
 
 
 def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
-    """Refresh the live badge of everyone whose turn began or ended; e-mail those whose turn began."""
-    layer = get_channel_layer()
-    if layer is not None:
-        for user in [*newly_awaited, *no_longer_awaited]:
-            async_to_sync(layer.group_send)(user_group(user.pk), {"type": "turn.changed", "table": table.pk})
+    """Inside the move's transaction: queue "your turn" mail for those whose turn began, and after
+    commit refresh the live badge of everyone whose turn began or ended."""
+    user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
-        if not cache.add(f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW):
-            continue
         mail_player(
             user,
             f"Your turn: {table.title} #{table.pk}",
             f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
+            once_within=timedelta(seconds=settings.TURN_MAIL_WINDOW),
         )
+
+
+def refresh_badges(table_id: int, user_ids: list[int]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        for user_id in user_ids:
+            async_to_sync(layer.group_send)(user_group(user_id), {"type": "turn.changed", "table": table_id})
 
 
 def table_url(table) -> str:
     return settings.SITE_URL.rstrip("/") + table.get_absolute_url()
 
 
-def mail_player(user, subject: str, body: str) -> bool:
-    """One e-mail to a player, if they gave an address. A mail server being down never blocks the game."""
-    if not user.email:
+def mail_player(user, subject: str, body: str, once_within: timedelta | None = None) -> bool:
+    """Queue one e-mail to a player, if their address is verified; the worker sends it."""
+    if not mail.is_verified(user):
         return False
-    try:
-        send_mail(subject=subject, message=body, from_email=None, recipient_list=[user.email])
-    except Exception:
-        log.exception("could not send an e-mail to user %s", user.pk)
-        return False
-    return True
+    return mail.enqueue(user.email, subject, body, once_within=once_within)

@@ -342,7 +342,7 @@ def _store_progress(table: Table, engine, state, seats: list[Seat], previously_a
 
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
-        transaction.on_commit(lambda: notifications.turns_changed(table, newly, others))
+        notifications.turns_changed(table, newly, others)  # queues mail now, badges after commit
 
 
 def _announce(table: Table) -> None:
