@@ -71,6 +71,30 @@ def started_table(db):
     return make
 
 
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """A STATIC_ROOT filled by `collectstatic` as production settings build it (hashed names, manifest)."""
+    import pathlib
+    import subprocess
+    import sys
+
+    root = tmp_path_factory.mktemp("staticfiles")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "collectstatic-only-" + "x" * 40,
+        "DJANGO_STATIC_ROOT": str(root),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=pathlib.Path(__file__).resolve().parent.parent,
+        env=env,
+        check=True,
+    )
+    return root
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """The log-in throttle counts in the cache: every test starts with none."""
