@@ -31,13 +31,13 @@ RESEND_EVERY = 60  # seconds: at most one verification mail per player per minut
 
 def enqueue(to: str, subject: str, body: str, once_within: timedelta | None = None) -> bool:
     """Queue one e-mail. With ``once_within``, skip it if the same mail was queued that recently."""
-    now = timezone.now()
+    now, subject = timezone.now(), subject[:200]
     if (
         once_within is not None
         and OutgoingMail.objects.filter(to=to, subject=subject, created_at__gte=now - once_within).exists()
     ):
         return False
-    OutgoingMail.objects.create(to=to, subject=subject[:200], body=body, next_attempt_at=now)
+    OutgoingMail.objects.create(to=to, subject=subject, body=body, next_attempt_at=now)
     return True
 
 

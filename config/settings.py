@@ -110,6 +110,7 @@ def database_settings(url: str) -> dict:
         db["OPTIONS"] = {**db.get("OPTIONS", {}), **SQLITE_OPTIONS}
     elif db["ENGINE"] == "django.db.backends.postgresql":
         db["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        db["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection before lending it
         db["OPTIONS"] = {
             **db.get("OPTIONS", {}),
             "pool": {

@@ -11,6 +11,20 @@ import sys
 from tests.test_deploy import ROOT, run_check
 
 
+def shell(env: dict, script: str, marker: str) -> str:
+    """Run a script with `manage.py shell` in that environment; what it printed after `marker`."""
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return next(x for x in out.stdout.splitlines() if x.startswith(marker)).removeprefix(marker).strip()
+
+
 def settings_in(**environ) -> dict:
     """config.settings as a fresh process builds it from this environment."""
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **environ}
@@ -35,6 +49,7 @@ def test_postgresql_goes_through_a_bounded_pool():
     db = settings_in(DATABASE_URL="postgres://u@db:5432/cards", DATABASE_POOL_MAX="7")
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert db["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+    assert db["CONN_HEALTH_CHECKS"] is True  # a connection is checked before the pool lends it
     assert db["OPTIONS"]["pool"]["max_size"] == 7
     assert db["OPTIONS"]["pool"]["timeout"] > 0
     assert settings_in(DATABASE_URL="postgres://u@db:5432/cards")["OPTIONS"]["pool"]["max_size"] == 10
@@ -93,17 +108,7 @@ def test_racing_moves_on_sqlite_named_by_database_url_never_fail_with_locked(tmp
     )
     threads = 6
     script = f"import json\nROUNDS, THREADS = 12, {threads}\n" + RACE
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert out.returncode == 0, out.stderr[-3000:]
-    line = next(x for x in out.stdout.splitlines() if x.startswith("OUTCOMES"))
-    outcomes = json.loads(line.removeprefix("OUTCOMES "))
+    outcomes = json.loads(shell(env, script, "OUTCOMES"))
     assert len(outcomes) == 12
     for results in outcomes:
         assert results == ["conflict"] * (threads - 1) + ["ok"], results
@@ -147,15 +152,7 @@ def test_production_pages_carry_a_csp_without_unsafe_inline_scripts_and_a_permis
     env = {**os.environ, **PRODUCTION, "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.update(DJANGO_STATIC_ROOT=str(collected_static), SQLITE_PATH=str(tmp_path / "db.sqlite3"))
     env.pop("DATABASE_URL", None)
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", HEADERS],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert out.returncode == 0, out.stderr[-2000:]
-    headers = json.loads(next(x for x in out.stdout.splitlines() if x.startswith("HEADERS"))[8:])
+    headers = json.loads(shell(env, HEADERS, "HEADERS"))
     assert headers["status"] == 200
     policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
     assert policy["script-src"] == "'self'"

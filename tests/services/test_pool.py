@@ -22,6 +22,7 @@ import pytest
 from tests.conftest import require_or_skip
 from tests.e2e.conftest import ROOT, free_port, start_daphne
 from tests.services.test_scale_out import PG, REDIS, services_up
+from tests.test_config import shell
 
 pytestmark = pytest.mark.services
 
@@ -106,27 +107,18 @@ def site(tmp_path_factory):
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
     script = (
+        "import json\n"
         "from django.contrib.auth.models import User\n"
         "from accounts.models import ApiToken\n"
         "from tables import services\n"
         "users = [User.objects.create_user(n, password='pool-pass-123') for n in ('alice', 'bob')]\n"
-        "for u in users:\n"
-        "    print('TOKEN', u.username, ApiToken.issue(u)[1])\n"
         "table = services.create_table(users[0], 'cosmic_crowns', 2)\n"
         "services.join_table(table.pk, users[1])\n"
-        "print('TABLE', services.start_table(table.pk, users[0], seed=11).pk)\n"
+        "table = services.start_table(table.pk, users[0], seed=11)\n"
+        "print('SITE', json.dumps({'table': table.pk, 'tokens': {u.username: ApiToken.issue(u)[1] for u in users}}))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    lines = [line.split() for line in out.splitlines()]
-    tokens = {words[1]: words[2] for words in lines if words[:1] == ["TOKEN"]}
-    table = next(int(words[1]) for words in lines if words[:1] == ["TABLE"])
+    made = json.loads(shell(env, script, "SITE"))
+    tokens, table = made["tokens"], made["table"]
     procs = []
 
     def start() -> int:
