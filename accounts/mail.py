@@ -29,16 +29,11 @@ VERIFY_MAX_AGE = 7 * 24 * 3600  # a verification link works for a week
 RESEND_EVERY = 60  # seconds: at most one verification mail per player per minute
 
 
-def enqueue(to: str, subject: str, body: str, once_within: timedelta | None = None) -> bool:
-    """Queue one e-mail. With ``once_within``, skip it if the same mail was queued that recently."""
-    now, subject = timezone.now(), subject[:200]
-    if (
-        once_within is not None
-        and OutgoingMail.objects.filter(to=to, subject=subject, created_at__gte=now - once_within).exists()
-    ):
-        return False
-    OutgoingMail.objects.create(to=to, subject=subject, body=body, next_attempt_at=now)
-    return True
+def enqueue(to: str, subject: str, body: str) -> OutgoingMail:
+    """Queue one e-mail (in the caller's transaction); the worker sends it."""
+    return OutgoingMail.objects.create(
+        to=to, subject=subject[:200], body=body, next_attempt_at=timezone.now()
+    )
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -82,7 +77,14 @@ def drain(now=None, limit: int = 50) -> dict:
 
 
 def is_verified(user) -> bool:
-    return bool(user.email) and VerifiedEmail.objects.filter(user=user, email=user.email).exists()
+    """Whether the user's current address is the one they proved (no query when the caller loaded
+    ``user__verified_email`` with select_related, as the table services do)."""
+    if not user.email:
+        return False
+    try:
+        return user.verified_email.email == user.email
+    except VerifiedEmail.DoesNotExist:
+        return False
 
 
 def verification_url(user) -> str:
@@ -94,13 +96,14 @@ def send_verification(user) -> bool:
     """Queue a signed link to the player's address; False when there is none or one went out a moment ago."""
     if not user.email or not cache.add(f"verify-mail:{user.pk}", 1, RESEND_EVERY):
         return False
-    return enqueue(
+    enqueue(
         user.email,
         "Confirm your e-mail address for Card Club",
         f"Hello {user.username},\n\nOpen this link to confirm that {user.email} is yours; Card Club will then "
         f"write to it when it is your turn:\n{verification_url(user)}\n\n"
         "If you did not ask for this, ignore this message.\n",
     )
+    return True
 
 
 def confirm(token: str):

@@ -6,11 +6,10 @@ address; the worker sends it. Nothing here waits for a mail server.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from accounts import mail
@@ -27,12 +26,14 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
-        mail_player(
-            user,
-            f"Your turn: {table.title} #{table.pk}",
-            f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
-            once_within=timedelta(seconds=settings.TURN_MAIL_WINDOW),
-        )
+        if mail.is_verified(user) and cache.add(
+            f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW
+        ):
+            mail.enqueue(
+                user.email,
+                f"Your turn: {table.title} #{table.pk}",
+                f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
+            )
 
 
 def refresh_badges(table_id: int, user_ids: list[int]) -> None:
@@ -46,8 +47,9 @@ def table_url(table) -> str:
     return settings.SITE_URL.rstrip("/") + table.get_absolute_url()
 
 
-def mail_player(user, subject: str, body: str, once_within: timedelta | None = None) -> bool:
+def mail_player(user, subject: str, body: str) -> bool:
     """Queue one e-mail to a player, if their address is verified; the worker sends it."""
     if not mail.is_verified(user):
         return False
-    return mail.enqueue(user.email, subject, body, once_within=once_within)
+    mail.enqueue(user.email, subject, body)
+    return True

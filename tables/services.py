@@ -61,7 +61,9 @@ def _locked_table(table_id) -> Table:
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return list(
+        Seat.objects.filter(table=table).select_related("user", "user__verified_email").order_by("index")
+    )
 
 
 def seat_of(seats: list[Seat], user) -> int | None:

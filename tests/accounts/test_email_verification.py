@@ -38,6 +38,7 @@ def test_saving_an_address_sends_a_link_that_verifies_it(client_for, dana):
     assert mail.outbox[-1].to == ["dana@example.com"]
     page = c.get(link.split("127.0.0.1:8000", 1)[-1], follow=True).content.decode()
     assert "dana@example.com is verified" in page
+    dana.refresh_from_db()
     assert outbox.is_verified(dana)
 
 

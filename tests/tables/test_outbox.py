@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
 from django.core.mail.backends.base import BaseEmailBackend
 from django.utils import timezone
 
@@ -72,6 +73,7 @@ def test_a_bot_move_only_queues_its_mail(alice, hanging_mail, django_capture_on_
     with django_capture_on_commit_callbacks(execute=True):
         table = services.start_table(table.pk, alice, seed=3)
     OutgoingMail.objects.all().delete()
+    cache.clear()  # a new turn-mail window
     if table.to_act == [0]:  # alice leads: one move of hers hands the turn to the bot
         move = table.engine.legal_moves(table.engine.load(table.state), 0)[0]
         services.play_move(table.pk, alice, move, table.seq)
