@@ -60,3 +60,41 @@ class Deck(models.Model):
         message = f"You may keep at most {limit} decks: delete one first."
         with room_for(owner, cls.objects.filter(owner=owner), limit, message):
             return cls.objects.create(owner=owner, name=name, cards=cards)
+
+
+class VerifiedEmail(models.Model):
+    """The address a player proved they read (by opening a signed link sent to it). Changing
+    ``user.email`` leaves it unverified until the new address is proved too."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="verified_email"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"{self.user} · {self.email}"
+
+
+class OutgoingMail(models.Model):
+    """The outbox: a request only writes a row (in its own transaction); the worker sends it, retrying
+    with backoff, so a slow or dead mail server never holds up a request or a bot."""
+
+    PENDING, SENT, FAILED = "pending", "sent", "failed"
+    STATUSES = [(PENDING, "Pending"), (SENT, "Sent"), (FAILED, "Failed")]
+
+    to = models.EmailField()
+    subject = models.CharField(max_length=200)
+    body = models.TextField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due")]
+
+    def __str__(self):
+        return f"{self.status} · {self.to} · {self.subject}"

@@ -21,5 +21,7 @@ urlpatterns = [
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),
     path("profile/", views.profile, name="profile"),
+    path("email/resend/", views.resend_verification, name="resend_verification"),
+    path("email/verify/<str:token>/", views.verify_email, name="verify_email"),
     path("tokens/<int:pk>/revoke/", views.revoke_token, name="revoke_token"),
 ]

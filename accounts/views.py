@@ -7,6 +7,7 @@ from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
+from accounts import mail
 from accounts.forms import EmailForm, PasswordChangeForm, SignupForm, TokenForm
 from accounts.limits import LimitReached
 from accounts.models import ApiToken
@@ -32,6 +33,7 @@ def signup(request):
             form.add_error(None, SignupThrottle.message())
             return render(request, "accounts/signup.html", {"form": form}, status=429)
         user = form.save()
+        mail.send_verification(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}!")
         return redirect(_safe_next(request) or "tables:lobby")
@@ -72,6 +74,7 @@ def profile(request):
             if email_form.is_valid():
                 email_form.save()
                 messages.success(request, "E-mail saved.")
+                _ask_to_verify(request)
                 return redirect("accounts:profile")
     return render(
         request,
@@ -81,6 +84,7 @@ def profile(request):
             "token_form": token_form,
             "email_form": email_form,
             "new_token": new_token,
+            "email_verified": mail.is_verified(request.user),
         },
     )
 
@@ -92,3 +96,29 @@ def revoke_token(request, pk):
     token.delete()
     messages.success(request, "Token revoked.")
     return redirect("accounts:profile")
+
+
+def _ask_to_verify(request) -> bool:
+    """Queue a verification link for the player's unverified address, and say so."""
+    user = request.user
+    if not user.email or mail.is_verified(user) or not mail.send_verification(user):
+        return False
+    messages.info(request, f"We sent a link to {user.email}: open it to receive turn e-mails there.")
+    return True
+
+
+@require_POST
+@login_required
+def resend_verification(request):
+    if request.user.email and not mail.is_verified(request.user) and not _ask_to_verify(request):
+        messages.error(request, "A link went out less than a minute ago: please wait a little.")
+    return redirect("accounts:profile")
+
+
+def verify_email(request, token):
+    user = mail.confirm(token)
+    if user is None:
+        messages.error(request, "This link is invalid, expired, or for an address you have since changed.")
+    else:
+        messages.success(request, f"{user.email} is verified: turn e-mails will go there.")
+    return redirect("accounts:profile" if request.user.is_authenticated else "tables:lobby")

@@ -1,13 +1,15 @@
 """Settings, from the environment (defaults: a development site on SQLite and the in-memory channel layer).
 
-DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL, REDIS_URL,
-DJANGO_EMAIL_BACKEND, DJANGO_DEFAULT_FROM_EMAIL, SITE_URL, BOT_DELAY.
+DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (DATABASE_POOL_MAX, DATABASE_POOL_MIN,
+DATABASE_POOL_TIMEOUT), REDIS_URL, DJANGO_STATIC_ROOT, DJANGO_EMAIL_BACKEND, DJANGO_DEFAULT_FROM_EMAIL,
+SITE_URL, BOT_DELAY.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,10 +49,13 @@ INSTALLED_APPS = [
     "channels",
     "accounts",
     "tables",
+    "config",  # the site's own system checks
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -81,24 +86,44 @@ TEMPLATES = [
     },
 ]
 
-# Database: SQLite (WAL, IMMEDIATE transactions so a move's lock is taken at BEGIN) unless DATABASE_URL.
-if env("DATABASE_URL"):
-    DATABASES = {
-        "default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=60, conn_health_checks=True)
-    }
-else:
-    (BASE_DIR / "var").mkdir(exist_ok=True)
-    DATABASES = {
-        "default": {
+# Database: SQLite unless DATABASE_URL. SQLite, however reached, runs in WAL mode with IMMEDIATE transactions
+# (a move's lock is taken at BEGIN, so racing writers wait their turn instead of failing "database is
+# locked"). PostgreSQL goes through psycopg's connection pool, at most DATABASE_POOL_MAX connections per
+# process (CONN_MAX_AGE stays 0: under ASGI a persistent connection per request thread exhausted the server).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
+def database_settings(url: str) -> dict:
+    if url:
+        db = dj_database_url.parse(url)
+    else:
+        (BASE_DIR / "var").mkdir(exist_ok=True)
+        db = {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env("SQLITE_PATH") or BASE_DIR / "var" / "db.sqlite3",
-            "OPTIONS": {
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db["OPTIONS"] = {**db.get("OPTIONS", {}), **SQLITE_OPTIONS}
+    elif db["ENGINE"] == "django.db.backends.postgresql":
+        db["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        db["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection before lending it
+        db["OPTIONS"] = {
+            **db.get("OPTIONS", {}),
+            "pool": {
+                "min_size": int(env("DATABASE_POOL_MIN", "1")),
+                "max_size": int(env("DATABASE_POOL_MAX", "10")),
+                # A burst beyond the pool waits for a free connection rather than failing.
+                "timeout": float(env("DATABASE_POOL_TIMEOUT", "30")),
             },
         }
-    }
+    return db
+
+
+DATABASES = {"default": database_settings(env("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channels and cache: in memory unless REDIS_URL.
@@ -146,7 +171,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -192,6 +217,26 @@ CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cook
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy, enforced in development too (the browser tests run under it): scripts only
+# from our own static files (no inline <script>, no on* attributes, no eval: htmx's hx-on is not used).
+# Styles allow inline style="" attributes (boards position cards with them). Sockets: 'self' covers ws/wss.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# Features no page uses, switched off for every page (config.middleware.PermissionsPolicyMiddleware).
+PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), "
+    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=(), browsing-topics=()"
+)
 if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = envbool("DJANGO_SECURE_COOKIES", True)

@@ -1,17 +1,19 @@
-"""Telling a player it is their turn: a live badge on whatever page they have open, and an e-mail."""
+"""Telling a player it is their turn: a live badge on whatever page they have open, and an e-mail.
+
+The e-mail is only queued (accounts.mail's outbox, in the caller's transaction) and only to a verified
+address; the worker sends it. Nothing here waits for a mail server.
+"""
 
 from __future__ import annotations
-
-import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
-from django.core.mail import send_mail
+from django.db import transaction
 from django.template.loader import render_to_string
 
-log = logging.getLogger(__name__)
+from accounts import mail
 
 
 def user_group(user_id: int) -> str:
@@ -19,27 +21,38 @@ def user_group(user_id: int) -> str:
 
 
 def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
-    """Refresh the live badge of everyone whose turn began or ended; e-mail those whose turn began."""
-    layer = get_channel_layer()
-    if layer is not None:
-        from tables.live import has_listeners
-
-        for user in [*newly_awaited, *no_longer_awaited]:
-            if has_listeners(layer, user_group(user.pk)):  # (no page open: nothing to render)
-                message = {"type": "turn.changed", "table": table.pk, "html": badge(user)}
-                async_to_sync(layer.group_send)(user_group(user.pk), message)
+    """Inside the move's transaction: queue "your turn" mail for those whose turn began, and after
+    commit refresh the live badge of everyone whose turn began or ended."""
+    user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
-        if not cache.add(f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW):
-            continue
-        mail_player(
-            user,
-            f"Your turn: {table.title} #{table.pk}",
-            f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
-        )
+        if mail.is_verified(user) and cache.add(
+            f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW
+        ):
+            mail.enqueue(
+                user.email,
+                f"Your turn: {table.title} #{table.pk}",
+                f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
+            )
 
 
-def badge(user) -> str:
+def refresh_badges(table_id: int, user_ids: list[int]) -> None:
+    """Push each person's badge, rendered once however many pages they have open (and not at all when
+    the in-process layer knows they have none)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    from tables.live import has_listeners
+
+    for user_id in user_ids:
+        group = user_group(user_id)
+        if has_listeners(layer, group):
+            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id)}
+            async_to_sync(layer.group_send)(group, message)
+
+
+def badge(user) -> str:  # (a user or a user id)
     """The "Your turn" badge of the navigation, as an out-of-band swap."""
     from tables.context_processors import awaiting_count
 
@@ -51,12 +64,8 @@ def table_url(table) -> str:
 
 
 def mail_player(user, subject: str, body: str) -> bool:
-    """One e-mail to a player, if they gave an address. A mail server being down never blocks the game."""
-    if not user.email:
+    """Queue one e-mail to a player, if their address is verified; the worker sends it."""
+    if not mail.is_verified(user):
         return False
-    try:
-        send_mail(subject=subject, message=body, from_email=None, recipient_list=[user.email])
-    except Exception:
-        log.exception("could not send an e-mail to user %s", user.pk)
-        return False
+    mail.enqueue(user.email, subject, body)
     return True

@@ -65,7 +65,9 @@ def _locked_table(table_id) -> Table:
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    return list(
+        Seat.objects.filter(table=table).select_related("user", "user__verified_email").order_by("index")
+    )
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -391,7 +393,7 @@ def _store_progress(
 
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
-        transaction.on_commit(lambda: notifications.turns_changed(table, newly, others))
+        notifications.turns_changed(table, newly, others)  # queues mail now, badges after commit
     return publication
 
 

@@ -1,9 +1,12 @@
-"""The worker: bots move, clocks run out and reminders go out, even when nobody has a page open.
+"""The worker: bots move, clocks run out, reminders and e-mail go out, even when nobody has a page open.
 
 One `tick()` does whatever is due. It runs in a thread of the web process (the default on one
 machine: `WORKER_IN_PROCESS`), or as its own process with `manage.py run_worker` (several daphne
 processes behind a proxy, with Redis). Every step is safe to run in several workers at once: a move
 is judged under the table lock with its seq, so a racing duplicate gets 409 and is dropped.
+
+E-mail (the outbox of accounts.mail) is sent by a thread of its own (`run_mail`), so a mail server that
+hangs holds up neither a request nor a bot.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from django.conf import settings
 from django.db import close_old_connections, transaction
 from django.utils import timezone
 
+from accounts import mail
 from rules import bots
 from tables import notifications, services
 from tables.models import Seat, Table
@@ -85,18 +89,18 @@ def send_reminders(now) -> int:
                 reminded=True
             ):
                 continue  # another worker sent it
-        users = [
-            s.user for s in table.seats.select_related("user") if s.awaited and s.user_id and not s.is_bot
-        ]
-        minutes = max(1, int(left.total_seconds() // 60))
-        for user in users:
-            sent += notifications.mail_player(
-                user,
-                f"Reminder: your move at {table.title} #{table.pk}",
-                f"Hello {user.username},\n\nYou have about {minutes} minutes left to move at {table.title} "
-                f"#{table.pk}. After that a bot takes your seat (you can reclaim it).\n"
-                f"{notifications.table_url(table)}\n",
-            )
+            users = [
+                s.user for s in table.seats.select_related("user") if s.awaited and s.user_id and not s.is_bot
+            ]
+            minutes = max(1, int(left.total_seconds() // 60))
+            for user in users:
+                sent += notifications.mail_player(
+                    user,
+                    f"Reminder: your move at {table.title} #{table.pk}",
+                    f"Hello {user.username},\n\nYou have about {minutes} minutes left to move at {table.title} "
+                    f"#{table.pk}. After that a bot takes your seat (you can reclaim it).\n"
+                    f"{notifications.table_url(table)}\n",
+                )
     return sent
 
 
@@ -116,8 +120,24 @@ def tick(now=None) -> dict:
     return done
 
 
+def run_mail(stop: threading.Event, interval: float = 1.0) -> None:
+    """Send the outbox's due mail until `stop` is set (a thread of its own: see the module's docstring)."""
+    while not stop.is_set():
+        try:
+            close_old_connections()
+            busy = sum(mail.drain().values()) > 0
+        except Exception:
+            log.exception("sending mail failed")
+            busy = False
+        finally:
+            close_old_connections()
+        if not busy:
+            stop.wait(interval)
+
+
 def run(stop: threading.Event, interval: float = 1.0) -> None:
-    """Tick until `stop` is set; a bot's turn wakes the loop at once."""
+    """Tick until `stop` is set; a bot's turn wakes the loop at once. Mail goes out from a second thread."""
+    threading.Thread(target=run_mail, args=(stop, interval), name="cardclub-mail", daemon=True).start()
     while not stop.is_set():
         try:
             close_old_connections()

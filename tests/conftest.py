@@ -19,7 +19,13 @@ def require_or_skip(flag: str, reason: str):
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username, **extra):
-        return django_user_model.objects.create_user(username=username, password=PASSWORD, **extra)
+        """A player; an address given here counts as already verified (see accounts.mail)."""
+        from accounts.models import VerifiedEmail
+
+        user = django_user_model.objects.create_user(username=username, password=PASSWORD, **extra)
+        if user.email:
+            VerifiedEmail.objects.create(user=user, email=user.email)
+        return user
 
     return make
 
@@ -63,6 +69,30 @@ def started_table(db):
         return services.start_table(table.pk, users[0], seed=seed)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def collected_static(tmp_path_factory):
+    """A STATIC_ROOT filled by `collectstatic` as production settings build it (hashed names, manifest)."""
+    import pathlib
+    import subprocess
+    import sys
+
+    root = tmp_path_factory.mktemp("staticfiles")
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "collectstatic-only-" + "x" * 40,
+        "DJANGO_STATIC_ROOT": str(root),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=pathlib.Path(__file__).resolve().parent.parent,
+        env=env,
+        check=True,
+    )
+    return root
 
 
 @pytest.fixture(autouse=True)

@@ -21,11 +21,12 @@ def run_check(**extra):
     )
 
 
-def test_check_deploy_is_clean_in_production():
+def test_check_deploy_is_clean_in_production(collected_static):
     out = run_check(
         DJANGO_DEBUG="false",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="cards.example.com",
+        DJANGO_STATIC_ROOT=str(collected_static),
     )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "no issues" in out.stdout

@@ -86,6 +86,18 @@
   }
   tickClocks();
   setInterval(tickClocks, 1000);
+  // Behaviour the templates ask for with data- attributes (no inline handlers: the CSP forbids them).
+  document.addEventListener("click", function (evt) {
+    const field = evt.target.closest && evt.target.closest("[data-select-on-click]");
+    if (field) field.select();
+  });
+  document.addEventListener("change", function (evt) {
+    if (evt.target.matches && evt.target.matches("[data-autosubmit]") && evt.target.form) evt.target.form.submit();
+  });
+  document.addEventListener("submit", function (evt) {
+    const question = evt.target.dataset && evt.target.dataset.confirm;
+    if (question && !window.confirm(question)) evt.preventDefault();
+  });
   const badge = document.getElementById("your-turn-badge");
   if (badge) document.body.dataset.yourTurn = badge.dataset.count || "0";
 })();

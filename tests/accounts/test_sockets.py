@@ -69,7 +69,9 @@ async def test_logging_out_closes_that_sessions_sockets_and_only_those(alice, bo
 async def test_a_spectator_socket_joins_no_session_group(alice, bob, started_table):
     table = await sync_to_async(started_table)("cosmic_crowns", [alice, bob])
     comm = WebsocketCommunicator(
-        application, f"/ws/tables/{table.pk}/", headers=[(b"origin", b"http://127.0.0.1:8000")]
+        application,
+        f"/ws/tables/{table.pk}/",
+        headers=[(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")],
     )
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=20)

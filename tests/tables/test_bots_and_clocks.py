@@ -7,6 +7,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from accounts.mail import drain as send_queued_mail
 from tables import services, worker
 from tables.models import Seat, Table
 
@@ -133,6 +134,7 @@ def test_a_reminder_goes_out_once_before_time_runs_out(alice, bob, settings):
     assert worker.send_reminders(table.deadline - timedelta(minutes=30)) == 0
     assert worker.send_reminders(table.deadline - timedelta(minutes=10)) == 1
     assert worker.send_reminders(table.deadline - timedelta(minutes=5)) == 0
+    send_queued_mail()
     assert [m.to for m in mail.outbox if "Reminder" in m.subject] == [[waiting.email]]
 
 

@@ -123,7 +123,11 @@ async def test_the_notification_socket_pushes_the_your_turn_badge(alice, bob):
     t = await sync_to_async(Table.objects.get)(pk=table.pk)
     other_seat = 1 - t.to_act[0]
     other = [alice, bob][other_seat]
-    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"cookie", (await session_cookie(other)).encode())]
+    headers = [
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"host", b"127.0.0.1:8000"),
+        (b"cookie", (await session_cookie(other)).encode()),
+    ]
     comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
     assert (await comm.connect())[0]
     first = await comm.receive_from(timeout=20)

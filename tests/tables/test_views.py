@@ -7,6 +7,7 @@ import re
 import pytest
 from django.core import mail
 
+from accounts.mail import drain as send_queued_mail
 from tables import services
 from tables.models import Table
 from tests.html import cards_on
@@ -122,6 +123,7 @@ def test_the_dashboard_lists_tables_waiting_for_me_and_mail_is_sent(
     waiting_user = [alice, bob][seat]
     page = client_for(waiting_user).get("/your-turn/").content.decode()
     assert f"/tables/{table.pk}/" in page and "Your turn" in page
+    send_queued_mail()  # the worker's job: the request only queued it
     assert any(waiting_user.email in m.to for m in mail.outbox)
 
 
@@ -155,6 +157,7 @@ def test_your_turn_mail_goes_out_once_per_table_per_window(
             seat = table.to_act[0]
             move = table.engine.legal_moves(table.engine.load(table.state), seat)[0]
             table = services.play_move(table.pk, [alice, bob][seat], move, table.seq).table
+    send_queued_mail()
     turn_mails = [m for m in mail.outbox if m.subject.startswith("Your turn")]
     assert sorted(m.to[0] for m in turn_mails) == sorted({m.to[0] for m in turn_mails})
     assert 1 <= len(turn_mails) <= 2
