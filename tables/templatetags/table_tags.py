@@ -1,4 +1,5 @@
 import json
+import re
 
 from django import template
 from django.urls import reverse
@@ -81,3 +82,24 @@ def clock_label(seconds):
         return MOVE_TIMES[seconds]
     hours, rest = divmod(int(seconds), 3600)
     return f"{hours} h {rest // 60} min per move" if hours else f"{rest // 60} min per move"
+
+
+class SqueezeNode(template.Node):
+    def __init__(self, nodelist):
+        self.nodelist = nodelist
+
+    def render(self, context):
+        return SQUEEZE.sub("\n", self.nodelist.render(context))
+
+
+# A run of whitespace holding a line break: the template's indentation. The browser collapses it to one
+# space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
+SQUEEZE = re.compile(r"[ \t]*\n\s*")
+
+
+@register.tag
+def squeeze(parser, token):
+    """{% squeeze %}…{% endsqueeze %}: drop the indentation a board's template adds to every frame."""
+    nodelist = parser.parse(("endsqueeze",))
+    parser.delete_first_token()
+    return SqueezeNode(nodelist)
