@@ -3,33 +3,19 @@ services, and at every step the frame (status + board + log) rendered for each s
 as the sockets do. Run: python bench/frames.py [--seed N] [--every K]"""
 
 import argparse
-import os
-import pathlib
 import random
 import statistics
-import sys
-import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["SQLITE_PATH"] = str(pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3")
-os.environ.pop("DATABASE_URL", None)
-os.environ["WORKER_IN_PROCESS"] = "false"
+import moves  # noqa: F401  (its preamble sets Django up on a temporary SQLite file, which this bench wants too)
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.management import call_command
+from django.test.utils import override_settings
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.contrib.auth.models import AnonymousUser, User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.test.utils import override_settings  # noqa: E402
-
-from rules import bots, registry  # noqa: E402
-from tables import services  # noqa: E402
-from tables.models import Table  # noqa: E402
-from tables.rendering import render_frame  # noqa: E402
+from rules import bots, registry
+from tables import services
+from tables.models import Table
+from tables.rendering import render_frame
 
 MAX_PLAYERS = 4
 MAX_STEPS = 3000
