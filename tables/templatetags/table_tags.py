@@ -104,9 +104,9 @@ class SqueezeNode(template.Node):
         return SQUEEZE.sub("\n", self.nodelist.render(context))
 
 
-# A run of whitespace holding a line break: the template's indentation. The browser collapses it to one
-# space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
-SQUEEZE = re.compile(r"[ \t]*\n\s*")
+# A line break and the whitespace after it: the template's indentation. The browser collapses the run to
+# one space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
+SQUEEZE = re.compile(r"\n\s+")
 
 
 @register.tag
