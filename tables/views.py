@@ -232,6 +232,8 @@ def move_preview(request, pk):
     try:
         get_template(template)
     except TemplateDoesNotExist:
+        template = None
+    if template is None or not hasattr(engine, "preview"):
         return _preview_error("This game has no move preview.", 404)
     seats = list(table.seats.select_related("user").order_by("index"))
     seat = services.seat_of(seats, request.user)
