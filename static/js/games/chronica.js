@@ -37,6 +37,7 @@
   }
   // Writes a move's honour change into a badge once the server has told it.
   function deltaInto(el, move) {
+    if (!el) return;
     preview(move).then((p) => {
       if (!el.isConnected || p.error !== undefined) return;
       el.textContent = signed(p.delta);
