@@ -93,8 +93,12 @@ class Snapshot:
             if table.status == Table.PLAYING and viewer is not None and viewer in ctx["to_act"]:
                 ctx["legal_moves"] = engine.legal_moves(self.state, viewer)
                 ctx["my_turn"] = True
-                # Each legal move with what it would do, where the engine can tell (Chronica's honour preview).
-                preview = getattr(engine, "preview", None)
+                # Each legal move with what it would do, where the engine tells it cheaply (Five Crowns' go-out
+                # melds). A preview that plays the move on a copy (Chronica's honour) is asked for one move
+                # at a time when the player picks it (views.move_preview), not drawn into every frame.
+                preview = (
+                    None if getattr(engine, "preview_on_demand", False) else getattr(engine, "preview", None)
+                )
                 ctx["choices"] = [
                     {"move": m, "preview": preview(self.state, viewer, m) if preview else None}
                     for m in ctx["legal_moves"]

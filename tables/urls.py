@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<int:pk>/leave/", views.leave, name="leave"),
     path("tables/<int:pk>/start/", views.start, name="start"),
     path("tables/<int:pk>/move/", views.move, name="move"),
+    path("tables/<int:pk>/preview/", views.move_preview, name="preview"),
     path("tables/<int:pk>/concede/", views.concede, name="concede"),
     path("tables/<int:pk>/abort/", views.abort, name="abort"),
     path("tables/<int:pk>/reclaim/", views.reclaim, name="reclaim"),

@@ -13,11 +13,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts import decks
-from rules import registry
+from rules import IllegalMove, registry
 from tables import access, services
 from tables.models import Seat, Table
 from tables.rendering import table_context
@@ -265,6 +265,47 @@ def move(request, pk):
     if not request.htmx:
         return redirect("tables:table", pk=pk)
     return HttpResponse(result.frame_for(request.user))
+
+
+@require_GET
+def move_preview(request, pk):
+    """What one move would do (Chronica's honour), asked for by the board when its player picks the move.
+
+    Only the seat whose turn it is may ask, about a move it could play now: the answer is what that move
+    and the public board decide, never a hidden card. Refusals are short plain-text messages."""
+    table = _visible_table(request, pk)
+    engine = table.engine
+    template = f"games/{table.game}/_preview.html"
+    try:
+        get_template(template)
+    except TemplateDoesNotExist:
+        template = None
+    if template is None or not hasattr(engine, "preview"):
+        return _preview_error("This game has no move preview.", 404)
+    seats = list(table.seats.select_related("user").order_by("index"))
+    seat = services.seat_of(seats, request.user)
+    if seat is None:
+        return _preview_error("Only a player at this table can preview a move.", 403)
+    if table.status != Table.PLAYING:
+        return _preview_error("This table is not being played.", 409)
+    if seat not in (table.to_act or []):
+        return _preview_error("It is not your turn.", 403)
+    try:
+        move_data = json.loads(request.GET.get("move", ""))
+    except (ValueError, RecursionError):
+        move_data = None
+    if not isinstance(move_data, dict):
+        return _preview_error("The move must be a JSON object.", 400)
+    try:
+        preview = engine.preview(engine.load(table.state), seat, move_data)
+    except IllegalMove as exc:
+        return _preview_error(str(exc), 400)
+    ctx = {"preview": preview, "move": move_data, "viewer": seat, "names": services.names_of(seats)}
+    return render(request, template, ctx)
+
+
+def _preview_error(message, status):
+    return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
 
 
 def _move_error(pk, message, status):

@@ -50,10 +50,11 @@ def card_info(code) -> dict | None:
             for k, d in enumerate(C.DOMAINS)
         ],
         "art": f"art-{card['kind']}-{card['category']}",
+        # The tooltip tells what the face shows only as colours and letters (the name and class are text).
         "title": (
-            f"{card['name']} — {card['class']}, {C.CATEGORIES[card['category']]}, {card['era']}. "
-            f"Érudition {card['values'][C.E]}, Prestige {card['values'][C.P]}, Guerre {card['values'][C.G]}; "
-            f"prefers {DOMAIN_LABELS[card['preferred']]}."
+            f"{C.CATEGORIES[card['category']]}: Érudition {card['values'][C.E]}, "
+            f"Prestige {card['values'][C.P]}, Guerre {card['values'][C.G]}; "
+            f"prefers {DOMAIN_LABELS[card['preferred']]}"
         ),
     }
 
@@ -112,12 +113,6 @@ def cu_provinces(view, viewer):
 
 
 @register.filter
-def cu_track(honour):
-    """The honour track 0..10 as (value, reached) pairs."""
-    return [(k, k <= honour) for k in range(11)]
-
-
-@register.filter
 def cu_backs(n):
     """At most 8 face-down cards drawn for a hand of n."""
     try:
@@ -133,3 +128,25 @@ def cu_draw(moves, code):
         if m.get("type") == "draw" and m.get("source") == "river" and m.get("card") == code:
             return m
     return None
+
+
+@register.filter
+def cu_signed(n):
+    """An honour change as shown: +2, −3, ±0."""
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "\u00b10"
+
+
+@register.filter
+def cu_trend(n, whose=None):
+    """The colour class of an honour change: good news is "up" (an opponent's loss is good news)."""
+    good = -n if whose == "opponent" else n
+    return "up" if good > 0 else "down" if good < 0 else "even"
+
+
+@register.filter
+def cu_at(names, seat):
+    """names[seat], the seat given as an int or a string (JSON keys)."""
+    try:
+        return names[int(seat)]
+    except (TypeError, ValueError, IndexError):
+        return ""

@@ -248,15 +248,13 @@ def cp_card(code):
     p1, p2, p3 = palette(card["art"])
     ability = card["ability"]
     text = describe(code)
-    title = card["name"]
-    if card["cost"]:
-        title += f" · costs {_text(card['cost'])}"
+    # The tooltip spells out what the face shows as coloured numbers (the name and text are on the card).
+    parts = [f"costs {_text(card['cost'])}"] if card["cost"] else []
     if card["points"]:
-        title += f" · gives {_text(card['points'])}"
+        parts.append(f"gives {_text(card['points'])}")
     if card["kind"] == "objective":
-        title += f" · {card['vp']} objective points"
-    if text:
-        title += f" · {text}"
+        parts.append(f"level {card.get('level')}, {card['vp']} objective points")
+    title = "; ".join(parts) or card["name"]
     body = text
     if ability and text.startswith(KIND_LABEL[ability["kind"]] + ": "):
         body = text[len(KIND_LABEL[ability["kind"]]) + 2 :]

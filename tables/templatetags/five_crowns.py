@@ -56,19 +56,6 @@ def fc_suit_name(suit):
 
 
 @register.filter
-def fc_fan(count, spread=56):
-    """One rotation (degrees) per face-down card so that ``count`` backs fan out like a hand."""
-    try:
-        n = max(0, int(count))
-    except (TypeError, ValueError):
-        return []
-    if n <= 1:
-        return [0.0] * n
-    step = min(12.0, spread / (n - 1))
-    return [round((i - (n - 1) / 2) * step, 1) for i in range(n)]
-
-
-@register.filter
 def fc_go_outs(choices, suggested=None):
     """The go-out choices (each {move, preview}), the engine's suggested discard first."""
     found = [c for c in choices or [] if c.get("move", {}).get("type") == "go_out"]

@@ -1,8 +1,10 @@
 import json
+import re
 
 from django import template
+from django.core.serializers.json import DjangoJSONEncoder
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, json_script
 
 register = template.Library()
 
@@ -15,13 +17,24 @@ def move_attrs(context, move):
     offers exactly what the server accepts.
     """
     table = context["table"]
-    vals = json.dumps({"move": json.dumps(move, sort_keys=True), "seq": table.seq})
+    data = json.dumps(move, sort_keys=True, separators=(",", ":"))
+    vals = json.dumps({"move": data, "seq": table.seq}, separators=(",", ":"))
     return format_html(
         'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
         reverse("tables:move", args=[table.pk]),
         vals,
-        json.dumps(move, sort_keys=True),
+        data,
     )
+
+
+@register.filter
+def json_data(value, element_id):
+    """Like Django's json_script, without the spaces: ``{{ legal_moves|json_data:"cu-moves" }}``."""
+    return json_script(value, element_id, encoder=CompactEncoder)
+
+
+class CompactEncoder(DjangoJSONEncoder):
+    item_separator, key_separator = ",", ":"
 
 
 @register.filter
@@ -81,3 +94,24 @@ def clock_label(seconds):
         return MOVE_TIMES[seconds]
     hours, rest = divmod(int(seconds), 3600)
     return f"{hours} h {rest // 60} min per move" if hours else f"{rest // 60} min per move"
+
+
+class SqueezeNode(template.Node):
+    def __init__(self, nodelist):
+        self.nodelist = nodelist
+
+    def render(self, context):
+        return SQUEEZE.sub("\n", self.nodelist.render(context))
+
+
+# A line break and the whitespace after it: the template's indentation. The browser collapses the run to
+# one space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
+SQUEEZE = re.compile(r"\n\s+")
+
+
+@register.tag
+def squeeze(parser, token):
+    """{% squeeze %}…{% endsqueeze %}: drop the indentation a board's template adds to every frame."""
+    nodelist = parser.parse(("endsqueeze",))
+    parser.delete_first_token()
+    return SqueezeNode(nodelist)

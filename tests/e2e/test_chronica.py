@@ -9,11 +9,26 @@ from rules.chronica import encode_deck, starter_decks
 from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
 
 
-def choices(page) -> list[dict]:
+def legal_moves(page) -> list[dict]:
     return json.loads(
         page.evaluate(
-            "() => { const e = document.getElementById('cu-choices'); return e ? e.textContent : '[]'; }"
+            "() => { const e = document.getElementById('cu-moves'); return e ? e.textContent : '[]'; }"
         )
+    )
+
+
+def preview_of(page, move: dict) -> dict:
+    """The honour preview of one move, asked of the server as the board asks it (its data-preview-url)."""
+    return page.evaluate(
+        """async (move) => {
+            const url = document.querySelector('.cu-board').dataset.previewUrl;
+            const answer = await fetch(url + '?move=' + encodeURIComponent(JSON.stringify(move)));
+            const box = document.createElement('div');
+            box.innerHTML = await answer.text();
+            const p = box.querySelector('.cu-preview');
+            return {honour_delta: Number(p.dataset.delta), explanation: p.querySelector('.cu-explain').textContent};
+        }""",
+        move,
     )
 
 
@@ -110,20 +125,13 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
     while turns < 14 and not (did_action and turns >= 3):
         p, seq = mover()
         me = int(p.locator(".cu-board").get_attribute("data-viewer"))
-        cs = choices(p)
+        moves = legal_moves(p)
+        plain = [m for m in moves if m["type"] == "action" and not m["reinforce"]] if turns >= 2 else []
         actions = [
-            c
-            for c in cs
-            if c["move"]["type"] == "action"
-            and not c["move"]["reinforce"]
-            and c["preview"]["honour_delta"] >= -4
+            {"move": m, "preview": pv} for m in plain if (pv := preview_of(p, m))["honour_delta"] >= -4
         ]
-        builds = [
-            c
-            for c in cs
-            if c["move"]["type"] == "build" and "welcome" not in c["move"] and c["move"]["slot"] < 4
-        ]
-        places = [c for c in cs if c["move"]["type"] == "place" and c["move"]["slot"] < 4]
+        builds = [m for m in moves if m["type"] == "build" and "welcome" not in m and m["slot"] < 4]
+        places = [m for m in moves if m["type"] == "place" and m["slot"] < 4]
         if actions and turns >= 2:
             best = max(actions, key=lambda c: c["preview"]["honour_delta"])
             text = play_assembled(
@@ -134,13 +142,13 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
         elif turns % 2 == 0 and builds:
             play_assembled(
                 p,
-                builds[0]["move"],
+                builds[0],
                 "chronica-03-build-" + ("desktop" if p is alice else "phone") if turns < 2 else None,
             )
         elif places:
-            play_assembled(p, places[0]["move"])
+            play_assembled(p, places[0])
         elif builds:
-            play_assembled(p, builds[0]["move"])
+            play_assembled(p, builds[0])
         else:
             p.click("summary:has-text('Pass')")
             p.locator(".cu-pass button[data-move]").first.click()

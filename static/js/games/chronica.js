@@ -1,6 +1,7 @@
 // Chronica Universalis: assemble a move in steps (card in hand -> target -> options -> confirm with the
-// honour preview) from the viewer's own legal moves embedded in the board (#cu-choices). Only those
-// moves are ever posted; the server (the engine) judges them again.
+// honour preview) from the viewer's own legal moves embedded in the board (#cu-moves). The honour a move
+// would win or lose is asked of the server for that one move when it is shown (GET data-preview-url).
+// Only the embedded moves are ever posted; the server (the engine) judges them again.
 (function () {
   "use strict";
   let sel = null; // {card, mode, seat, slot, cands, chosen}
@@ -9,9 +10,40 @@
   const $$ = (q, root) => Array.from((root || document).querySelectorAll(q));
   const board = () => $(".cu-board");
   function choices() {
-    const el = document.getElementById("cu-choices");
+    const el = document.getElementById("cu-moves");
     if (!el) return [];
-    try { return JSON.parse(el.textContent); } catch (e) { return []; }
+    try { return JSON.parse(el.textContent).map((m) => ({ move: m })); } catch (e) { return []; }
+  }
+  // Previews by move, for the board on show (a new frame empties it): a promise of {html, delta} or
+  // {error}. The fragment comes from the server's autoescaped template.
+  let previews = new Map();
+  function preview(move) {
+    const b = board();
+    const key = JSON.stringify(move);
+    if (!b || !b.dataset.previewUrl) return Promise.resolve({ error: "" });
+    if (!previews.has(key)) {
+      const url = b.dataset.previewUrl + "?move=" + encodeURIComponent(key);
+      previews.set(key, fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+        .then((r) => r.text().then((text) => {
+          if (!r.ok) return { error: text };
+          const box = document.createElement("div");
+          box.innerHTML = text;
+          const p = box.querySelector(".cu-preview");
+          return { html: text, delta: p ? Number(p.dataset.delta) : 0 };
+        }))
+        .catch(() => ({ error: "The preview could not be loaded." })));
+    }
+    return previews.get(key);
+  }
+  // Writes a move's honour change into a badge once the server has told it.
+  function deltaInto(el, move) {
+    if (!el) return;
+    preview(move).then((p) => {
+      if (!el.isConnected || p.error !== undefined) return;
+      el.textContent = signed(p.delta);
+      el.classList.remove("up", "down", "even", "pending");
+      el.classList.add(cls(p.delta));
+    });
   }
   function esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
@@ -34,14 +66,6 @@
   const PLACE_TYPES = ["build", "replace", "place"];
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "\u00b10"; }
 
-  function previewHtml(p) {
-    if (!p) return "";
-    const parts = ['<span class="cu-delta ' + cls(p.honour_delta) + '">Your honour ' + signed(p.honour_delta) + "</span>"];
-    for (const [s, d] of Object.entries(p.opponent_honour_delta || {})) {
-      if (d) parts.push('<span class="cu-delta ' + cls(-d) + '">' + esc(seatName(s)) + " " + signed(d) + "</span>");
-    }
-    return '<div class="cu-preview">' + parts.join(" ") + '<p class="cu-explain">' + esc(p.explanation) + "</p></div>";
-  }
   function cls(d) { return d > 0 ? "up" : d < 0 ? "down" : "even"; }
 
   function describe(m) {
@@ -99,7 +123,9 @@
       b.className = "cu-badge " + (badgeClass || "");
       b.textContent = badge;
       el.appendChild(b);
+      return b;
     }
+    return null;
   }
 
   function render() {
@@ -124,12 +150,19 @@
     html += '</span> <button type="button" class="button small ghost" data-cu-cancel>Cancel</button></p>';
 
     if (sel.chosen) {
-      html += '<div class="cu-confirm"><p>' + esc(describe(sel.chosen.move)) + ".</p>" + previewHtml(sel.chosen.preview);
+      html += '<div class="cu-confirm"><p>' + esc(describe(sel.chosen.move)) + '.</p><div class="cu-preview-slot" aria-live="polite"><span class="muted">Working out the honour\u2026</span></div>';
       html += '<button type="button" class="button" data-cu-confirm>Confirm</button> <button type="button" class="button ghost small" data-cu-back>Back</button></div>';
       const m = sel.chosen.move;
       if (m.type === "action") markSlot(m.target.seat, m.target.slot, ["chosen", "attack"]);
       else markSlot(viewer(), m.slot, ["chosen"]);
       step.innerHTML = html;
+      const chosen = sel.chosen;
+      preview(m).then((p) => {
+        const slot = $(".cu-preview-slot", step);
+        if (!slot || !sel || sel.chosen !== chosen) return;
+        if (p.error !== undefined) slot.textContent = p.error;
+        else slot.innerHTML = p.html;
+      });
       return;
     }
     if (sel.slot !== undefined && sel.cands) {
@@ -139,7 +172,7 @@
         markSlot(first.target.seat, first.target.slot, ["chosen", "attack"]);
         for (const c of sel.cands) {
           const r = c.move.reinforce;
-          if (r && r.from === "province") markSlot(viewer(), r.slot, ["helper"], signed(c.preview ? c.preview.honour_delta : 0), cls(c.preview ? c.preview.honour_delta : 0));
+          if (r && r.from === "province") deltaInto(markSlot(viewer(), r.slot, ["helper"], "\u2026", "pending"), c.move);
           if (r && r.from === "hand") { const h = $('.cu-hand .cu-pick[data-pick="' + CSS.escape(r.card) + '"]'); if (h) h.classList.add("helper"); }
         }
       } else {
@@ -149,12 +182,11 @@
       }
       html += '<div class="choices">';
       sel.cands.forEach((c, k) => {
-        const d = c.preview ? c.preview.honour_delta : 0;
-        const badge = d || c.move.type === "action" ? ' <span class="cu-delta ' + cls(d) + '">' + signed(d) + "</span>" : "";
-        html += '<button type="button" class="button small cu-option" data-cu-option="' + k + '">' + esc(optionLabel(c.move)) + badge + "</button>";
+        html += '<button type="button" class="button small cu-option" data-cu-option="' + k + '">' + esc(optionLabel(c.move)) + ' <span class="cu-delta pending">\u2026</span></button>';
       });
       html += "</div>";
       step.innerHTML = html;
+      $$("[data-cu-option]", step).forEach((btn) => deltaInto($(".cu-delta", btn), sel.cands[Number(btn.dataset.cuOption)].move));
       return;
     }
     const cands = all.filter((c) => (sel.mode === "action" ? c.move.type === "action" : PLACE_TYPES.includes(c.move.type)));
@@ -167,8 +199,7 @@
         if (seen.has(key)) continue;
         seen.add(key);
         const plain = cands.find((x) => x.move.target.seat === t.seat && x.move.target.slot === t.slot && !x.move.reinforce) || c;
-        const d = plain.preview ? plain.preview.honour_delta : 0;
-        markSlot(t.seat, t.slot, ["target", "attack"], signed(d), cls(d));
+        deltaInto(markSlot(t.seat, t.slot, ["target", "attack"], "\u2026", "pending"), plain.move);
       }
       $$(".cu-side.top .cu-slot:not(.empty):not(.target)").forEach((el) => el.classList.add("out-of-reach"));
     } else {
@@ -245,6 +276,6 @@
   });
   document.addEventListener("cardclub:swapped", function (evt) {
     const t = evt.detail && evt.detail.target;
-    if (t && t.id && /-board$/.test(t.id)) { sel = null; render(); }
+    if (t && t.id && /-board$/.test(t.id)) { sel = null; previews = new Map(); render(); }
   });
 })();
