@@ -152,8 +152,9 @@ class BaseGame:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, move: Move) -> State:
+        self._guard(state, seat, move)
         new = self.mutable_copy(state)
-        self.apply_in_place(new, seat, move)
+        self._apply(new, seat, move)
         return new
 
     def apply_in_place(self, state: State, seat: int, move: Move) -> None:
@@ -163,13 +164,17 @@ class BaseGame:
         ``load``: structures it shares with other states are never changed, but ``state`` is, and
         on an IllegalMove it may be left half-changed (``apply`` drops its copy then).
         """
+        self._guard(state, seat, move)
+        self._apply(state, seat, move)
+
+    def _guard(self, state: State, seat: int, move: Move) -> None:
+        """What every move must pass before the engine's own checks."""
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("A move is an object with a type.")
         if self.is_over(state):
             raise IllegalMove("The game is over.")
         if seat not in self.to_act(state):
             raise IllegalMove("It is not your turn.")
-        self._apply(state, seat, move)
 
     def mutable_copy(self, state: State) -> State:
         """A copy of ``state`` that ``apply_in_place`` may change without touching ``state``.

@@ -71,8 +71,7 @@ def effective_cost(state: dict, what: str, base: dict, mods: list | None = None)
     """The cost of a card of kind ``what`` (character, equipment, objective, drama) for the active seat now.
 
     ``mods``: ``cost_mods(state)``, when the caller prices several cards of one state."""
-    cost = {"badass": base.get("badass", 0), "kawaii": base.get("kawaii", 0), "craft": base.get("craft", 0)}
-    cost["any"] = base.get("any", 0)
+    cost = {k: base.get(k, 0) for k in COST_KEYS}
     for mod_what, res, delta in cost_mods(state) if mods is None else mods:
         if mod_what != what:
             continue
@@ -137,9 +136,16 @@ def _apply_bonus(need: dict, bonus: dict) -> tuple[dict, dict]:
 
 
 def useful(need: dict, vec: dict) -> bool:
-    if vec.get("wild") or need["any"] > 0:
-        return any(vec.values())
-    return any(vec.get(r, 0) > 0 and need[r] > 0 for r in RESOURCES)
+    """Whether a card's points ``vec`` help pay ``need`` at all."""
+    points = (vec.get("badass", 0), vec.get("kawaii", 0), vec.get("craft", 0), vec.get("wild", 0))
+    return _useful(need["badass"], need["kawaii"], need["craft"], need["any"], *points, any(vec.values()))
+
+
+def _useful(nb: int, nk: int, nc: int, na: int, b: int, k: int, c: int, w: int, nonzero: bool) -> bool:
+    """``useful`` for a need and points given as numbers (``nonzero``: the card has any point at all)."""
+    if w or na > 0:
+        return nonzero
+    return (b > 0 and nb > 0) or (k > 0 and nk > 0) or (c > 0 and nc > 0)
 
 
 def payers(state: dict, seat: int, exclude: list[str] = ()) -> list[tuple[str, str, dict]]:
@@ -225,12 +231,9 @@ def canonical_payment(
     nb, nk, nc, na = need["badass"], need["kawaii"], need["craft"], need["any"]
     rows, reach = payment_rows(state, seat, exclude) if rows is None else rows
     if _lacking(nb, nk, nc, na, *reach):
-        return None  # not even every card together pays (most cards on offer, most of the time)
-    if na > 0:
-        rows = [r for r in rows if r[7]]
-    else:
-        # useful(): any points where they are needed, or a wild point
-        rows = [r for r in rows if (r[6] and r[7]) or (r[3] > 0 < nb) or (r[4] > 0 < nk) or (r[5] > 0 < nc)]
+        # not even all the cards together pay (more points never lack more): the usual answer
+        return None
+    rows = [r for r in rows if _useful(nb, nk, nc, na, *r[3:8])]
     total = [0, 0, 0, 0]
     for r in rows:
         total = [total[0] + r[3], total[1] + r[4], total[2] + r[5], total[3] + r[6]]
