@@ -22,6 +22,8 @@ A character named from the assistance zone pays with its attached equipment and 
 
 from __future__ import annotations
 
+import functools
+
 from rules import core
 from rules.core import IllegalMove, require
 from rules.cosplay import effects as fx
@@ -38,7 +40,6 @@ from rules.cosplay.effects import event
 
 HAND_SIZE = 5
 ZONES = 6
-COST_KEYS = ("badass", "kawaii", "craft", "any")
 PAYABLE_KIND = {"character": "character", "equipment": "equipment"}
 CHOICE_MOVE = {"drama": "target", "trash": "trash", "clear": "clear"}
 
@@ -71,7 +72,13 @@ def effective_cost(state: dict, what: str, base: dict, mods: list | None = None)
     """The cost of a card of kind ``what`` (character, equipment, objective, drama) for the active seat now.
 
     ``mods``: ``cost_mods(state)``, when the caller prices several cards of one state."""
-    cost = {k: base.get(k, 0) for k in COST_KEYS}
+    get = base.get
+    cost = {
+        "badass": get("badass", 0),
+        "kawaii": get("kawaii", 0),
+        "craft": get("craft", 0),
+        "any": get("any", 0),
+    }
     for mod_what, res, delta in cost_mods(state) if mods is None else mods:
         if mod_what != what:
             continue
@@ -222,14 +229,27 @@ def canonical_payment(
     exclude: list[str] = (),
     rows: tuple[list[tuple], list[int]] | None = None,
     mods: list | None = None,
+    memo: dict | None = None,
 ) -> list[str] | None:
     """A least-wasteful payment (greedy: starters first, then hand characters, then the assistance zone), or None.
 
     ``rows`` (``payment_rows(state, seat, exclude)``) and ``mods`` (``cost_mods(state)``) may be given
-    when the caller prices several cards of one state (``candidate_moves``)."""
+    when the caller prices several cards of one state (``candidate_moves``), and ``memo`` (a dict kept
+    with those ``rows``): the payment depends only on the points needed, so equal needs are worked out once."""
     need, _used = _apply_bonus(effective_cost(state, what, base, mods), state["tp"]["bonus"])
-    nb, nk, nc, na = need["badass"], need["kawaii"], need["craft"], need["any"]
-    rows, reach = payment_rows(state, seat, exclude) if rows is None else rows
+    key = need["badass"], need["kawaii"], need["craft"], need["any"]
+    if memo is None:
+        return _least_payment(*key, payment_rows(state, seat, exclude) if rows is None else rows)
+    if key not in memo:
+        memo[key] = _least_payment(*key, payment_rows(state, seat, exclude) if rows is None else rows)
+    return None if memo[key] is None else list(memo[key])
+
+
+def _least_payment(
+    nb: int, nk: int, nc: int, na: int, payment: tuple[list[tuple], list[int]]
+) -> list[str] | None:
+    """``canonical_payment`` for a need of ``(badass, kawaii, craft, any)`` points from ``payment_rows``."""
+    rows, reach = payment
     if _lacking(nb, nk, nc, na, *reach):
         # not even all the cards together pay (more points never lack more): the usual answer
         return None
@@ -397,11 +417,13 @@ def ability_of(code: str) -> dict | None:
     return CARDS[code]["ability"]
 
 
+@functools.cache  # a card's ability never changes: worked out once per code
 def is_poacher(code: str) -> bool:
     ability = ability_of(code)
     return bool(ability) and any(e["effect"] == "poach" for e in ability["effects"])
 
 
+@functools.cache
 def activatable(code: str) -> bool:
     ability = ability_of(code)
     return bool(ability) and ability["kind"] in ("discard", "sacrifice") and not is_poacher(code)
@@ -562,7 +584,8 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
 
     me = state["seats"][seat]
     moves: list[dict] = []
-    for code in sorted(set(me["hand"])):
+    in_hand = sorted(set(me["hand"]))
+    for code in in_hand:
         if CARDS[code]["kind"] in ("character", "equipment", "objective"):
             moves.append({"type": "place", "card": code})
     up_chars = [e["card"] for e in me["assist"] if e["up"] and CARDS[e["card"]]["kind"] == "character"]
@@ -571,33 +594,36 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
             for char in up_chars:
                 if fits(state, seat, entry["card"], char):
                     moves.append({"type": "attach", "card": entry["card"], "to": char})
-    for code in sorted(set(me["hand"])) + [e["card"] for e in me["assist"] if e["up"]]:
+    for code in in_hand + [e["card"] for e in me["assist"] if e["up"]]:
         if activatable(code):
             moves.append({"type": "activate", "card": code})
-    rows, mods = payment_rows(state, seat), cost_mods(state)  # worked out once for every price below
+    # worked out once for every price below
+    rows, mods, memo = payment_rows(state, seat), cost_mods(state), {}
     for z, code in enumerate(state["zones"]):
         if code:
             pay = canonical_payment(
-                state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
+                state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods, memo=memo
             )
             if pay is not None:
                 moves.append({"type": "recruit", "zone": z + 1, "pay": pay})
     for i, pile in enumerate(state["objectives"]):
         if pile["card"]:
             pay = canonical_payment(
-                state, seat, "objective", CARDS[pile["card"]]["cost"], rows=rows, mods=mods
+                state, seat, "objective", CARDS[pile["card"]]["cost"], rows=rows, mods=mods, memo=memo
             )
             if pay is not None:
                 moves.append({"type": "objective", "pile": i, "pay": pay})
     if state["drama"]:
-        pay = canonical_payment(state, seat, "drama", CARDS[state["drama"][-1]]["cost"], rows=rows, mods=mods)
+        pay = canonical_payment(
+            state, seat, "drama", CARDS[state["drama"][-1]]["cost"], rows=rows, mods=mods, memo=memo
+        )
         if pay is not None:
             moves += [{"type": "drama", "seat": s, "pay": pay} for s in range(state["players"]) if s != seat]
-    enablers = [c for c in sorted(set(me["hand"])) if is_poacher(c)]
+    enablers = [c for c in in_hand if is_poacher(c)]
     enablers += [e["card"] for e in me["assist"] if e["up"] and is_poacher(e["card"])]
     if enablers:
         enabler = enablers[0]
-        rows = payment_rows(state, seat, exclude=[enabler])
+        rows, memo = payment_rows(state, seat, exclude=[enabler]), {}
         for victim in range(state["players"]):
             if victim == seat:
                 continue
@@ -605,7 +631,7 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
                 code = entry["card"]
                 if entry["up"] and CARDS[code]["kind"] in PAYABLE_KIND:
                     pay = canonical_payment(
-                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
+                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods, memo=memo
                     )
                     if pay is not None:
                         moves.append(
