@@ -209,15 +209,15 @@ def check_payment(state: dict, seat: int, what: str, base: dict, pay, exclude: l
     """Validate a payment for one card; returns the plan that ``pay_for`` carries out."""
     need, used = _apply_bonus(effective_cost(state, what, base), state["tp"]["bonus"])
     items = resolve_payment(state, seat, pay, exclude)
+    # a message is written only for a payment that fails (show_amounts costs more than the checks)
     for code, _where, vec in items:
-        require(
-            useful(need, vec),
-            f"{CARDS[code]['name']} gives no point this payment can use ({show_amounts(vec)} for {show_amounts(need)}).",
-        )
-    require(
-        covers(need, [v for _c, _w, v in items]),
-        f"Not enough points: {show_amounts(need)} still needed after your bonus points.",
-    )
+        if not useful(need, vec):
+            raise IllegalMove(
+                f"{CARDS[code]['name']} gives no point this payment can use "
+                f"({show_amounts(vec)} for {show_amounts(need)})."
+            )
+    if not covers(need, [v for _c, _w, v in items]):
+        raise IllegalMove(f"Not enough points: {show_amounts(need)} still needed after your bonus points.")
     return {"what": what, "items": [(c, w) for c, w, _v in items], "bonus": used}
 
 
