@@ -107,8 +107,8 @@ def five_crowns_early_and_late(players: int, games: int, long_round: int = 1000,
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--moves", type=int, default=2000, help="moves per measurement (default 2000)")
-    parser.add_argument("--games", type=int, default=3, help="Five Crowns games for early/late (default 3)")
+    parser.add_argument("--moves", type=int, default=1500, help="moves per measurement (default 1500)")
+    parser.add_argument("--games", type=int, default=2, help="Five Crowns games for early/late (default 2)")
     args = parser.parse_args()
     print(
         f"Random playouts on one core, {args.moves} moves per measurement: moves/s by CPU time (and wall clock),\n"

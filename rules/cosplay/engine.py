@@ -229,20 +229,19 @@ def canonical_payment(
     exclude: list[str] = (),
     rows: tuple[list[tuple], list[int]] | None = None,
     mods: list | None = None,
-    memo: dict | None = None,
 ) -> list[str] | None:
     """A least-wasteful payment (greedy: starters first, then hand characters, then the assistance zone), or None.
 
     ``rows`` (``payment_rows(state, seat, exclude)``) and ``mods`` (``cost_mods(state)``) may be given
-    when the caller prices several cards of one state (``candidate_moves``), and ``memo`` (a dict kept
-    with those ``rows``): the payment depends only on the points needed, so equal needs are worked out once."""
+    when the caller prices several cards of one state (``candidate_moves``)."""
     need, _used = _apply_bonus(effective_cost(state, what, base, mods), state["tp"]["bonus"])
-    key = need["badass"], need["kawaii"], need["craft"], need["any"]
-    if memo is None:
-        return _least_payment(*key, payment_rows(state, seat, exclude) if rows is None else rows)
-    if key not in memo:
-        memo[key] = _least_payment(*key, payment_rows(state, seat, exclude) if rows is None else rows)
-    return None if memo[key] is None else list(memo[key])
+    return _least_payment(
+        need["badass"],
+        need["kawaii"],
+        need["craft"],
+        need["any"],
+        payment_rows(state, seat, exclude) if rows is None else rows,
+    )
 
 
 def _least_payment(
@@ -598,32 +597,30 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
         if activatable(code):
             moves.append({"type": "activate", "card": code})
     # worked out once for every price below
-    rows, mods, memo = payment_rows(state, seat), cost_mods(state), {}
+    rows, mods = payment_rows(state, seat), cost_mods(state)
     for z, code in enumerate(state["zones"]):
         if code:
             pay = canonical_payment(
-                state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods, memo=memo
+                state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
             )
             if pay is not None:
                 moves.append({"type": "recruit", "zone": z + 1, "pay": pay})
     for i, pile in enumerate(state["objectives"]):
         if pile["card"]:
             pay = canonical_payment(
-                state, seat, "objective", CARDS[pile["card"]]["cost"], rows=rows, mods=mods, memo=memo
+                state, seat, "objective", CARDS[pile["card"]]["cost"], rows=rows, mods=mods
             )
             if pay is not None:
                 moves.append({"type": "objective", "pile": i, "pay": pay})
     if state["drama"]:
-        pay = canonical_payment(
-            state, seat, "drama", CARDS[state["drama"][-1]]["cost"], rows=rows, mods=mods, memo=memo
-        )
+        pay = canonical_payment(state, seat, "drama", CARDS[state["drama"][-1]]["cost"], rows=rows, mods=mods)
         if pay is not None:
             moves += [{"type": "drama", "seat": s, "pay": pay} for s in range(state["players"]) if s != seat]
     enablers = [c for c in in_hand if is_poacher(c)]
     enablers += [e["card"] for e in me["assist"] if e["up"] and is_poacher(e["card"])]
     if enablers:
         enabler = enablers[0]
-        rows, memo = payment_rows(state, seat, exclude=[enabler]), {}
+        rows = payment_rows(state, seat, exclude=[enabler])
         for victim in range(state["players"]):
             if victim == seat:
                 continue
@@ -631,7 +628,7 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
                 code = entry["card"]
                 if entry["up"] and CARDS[code]["kind"] in PAYABLE_KIND:
                     pay = canonical_payment(
-                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods, memo=memo
+                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
                     )
                     if pay is not None:
                         moves.append(
