@@ -261,7 +261,7 @@ def _least_payment(
 
     chosen: list = []
     have = [0, 0, 0, 0]
-    ordered = sorted(rows, key=lambda r: r[8])
+    ordered = rows  # payment_rows sorted them by rank: filtering keeps that order
     lack = _lacking(nb, nk, nc, na, 0, 0, 0, 0)
     for row in ordered:
         if lack == 0:
@@ -292,7 +292,7 @@ def payment_rows(state: dict, seat: int, exclude: list[str] = ()) -> tuple[list[
     """``payers`` with what ``canonical_payment`` reads of each, worked out once: the rows
     ``(code, where, points, badass, kawaii, craft, wild, any point at all, rank)``, where rank orders
     the greedy choice (starters first, then hand characters, then the assistance zone; fewer points,
-    then the code), and the summed ``[badass, kawaii, craft, wild]`` of them all."""
+    then the code), in rank order, and the summed ``[badass, kawaii, craft, wild]`` of them all."""
     out = []
     reach = [0, 0, 0, 0]
     for code, where, vec in payers(state, seat, exclude):
@@ -312,6 +312,7 @@ def payment_rows(state: dict, seat: int, exclude: list[str] = ()) -> tuple[list[
             )
         )
         reach = [reach[0] + out[-1][3], reach[1] + out[-1][4], reach[2] + out[-1][5], reach[3] + out[-1][6]]
+    out.sort(key=lambda r: r[8])  # stable: equal ranks keep the order of ``payers``
     return out, reach
 
 
