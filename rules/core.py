@@ -1,8 +1,9 @@
 """What every game engine shares: the error, the Game protocol, options, seeded randomness.
 
 Pure Python: no Django, no I/O, no clock, no global random. An engine's state is a
-plain JSON-serialisable dict; ``apply`` works on a deep copy, so the caller's state is
-never touched.
+plain JSON-serialisable dict; ``apply`` never touches the caller's state: it works on a
+copy-on-write copy (``mutable_copy``: the top-level dict and the nested structures a move
+may change are copied, everything else is shared), so a move costs the same early and late.
 """
 
 from __future__ import annotations
@@ -127,7 +128,8 @@ class BaseGame:
     """Shared plumbing for engines whose state is a plain dict.
 
     Subclasses set the class attributes and write ``_setup``, ``to_act``, ``legal_moves``,
-    ``_apply`` (mutates the copy it is given), ``view``, ``is_over`` and ``result``.
+    ``_apply`` (changes the state it is given), ``view``, ``is_over`` and ``result``, and
+    ``mutable_copy`` (copies what ``_apply`` changes in place; the default deep copy is slow).
     ``legal_moves`` and ``_apply`` must share one set of checks.
     """
 
@@ -150,15 +152,38 @@ class BaseGame:
         raise NotImplementedError
 
     def apply(self, state: State, seat: int, move: Move) -> State:
+        self._guard(state, seat, move)
+        new = self.mutable_copy(state)
+        self._apply(new, seat, move)
+        return new
+
+    def apply_in_place(self, state: State, seat: int, move: Move) -> None:
+        """``apply`` without the copy: change ``state`` itself (the bots' simulations use it).
+
+        Only for a state the caller owns, such as one returned by ``mutable_copy``, ``apply`` or
+        ``load``: structures it shares with other states are never changed, but ``state`` is, and
+        on an IllegalMove it may be left half-changed (``apply`` drops its copy then).
+        """
+        self._guard(state, seat, move)
+        self._apply(state, seat, move)
+
+    def _guard(self, state: State, seat: int, move: Move) -> None:
+        """What every move must pass before the engine's own checks."""
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove("A move is an object with a type.")
         if self.is_over(state):
             raise IllegalMove("The game is over.")
         if seat not in self.to_act(state):
             raise IllegalMove("It is not your turn.")
-        new = copy.deepcopy(state)
-        self._apply(new, seat, move)
-        return new
+
+    def mutable_copy(self, state: State) -> State:
+        """A copy of ``state`` that ``apply_in_place`` may change without touching ``state``.
+
+        Copy-on-write: the top-level dict, and every nested structure the engine's ``_apply``
+        changes in place, are copied; what ``_apply`` only ever replaces, or never changes, is
+        shared. Each engine lists those structures; this default deep-copies everything.
+        """
+        return copy.deepcopy(state)
 
     def _apply(self, state: State, seat: int, move: Move) -> None:
         raise NotImplementedError

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 
-from rules.bots.search import clone
 from rules.chronica import GAME
 from rules.chronica import cards as C
 from rules.chronica.engine import SLOTS
@@ -166,9 +165,7 @@ def evaluate(state: dict, seat: int, weights: tuple[float, float] = CASUAL_WEIGH
 
 
 def _after(state: dict, seat: int, move: dict) -> dict:
-    new = clone(state)
-    GAME._apply(new, seat, move)
-    return new
+    return GAME.apply(state, seat, move)
 
 
 def _quick(move: dict, state: dict, seat: int) -> float:
@@ -225,7 +222,7 @@ def _play_on(state: dict, seat: int, plies: int) -> int:
         actor = GAME.to_act(state)[0]
         moves = GAME.legal_moves(state, actor)
         judged += len(moves)
-        GAME._apply(state, actor, greedy(state, actor, moves))
+        GAME.apply_in_place(state, actor, greedy(state, actor, moves))
     return judged
 
 

@@ -1,4 +1,4 @@
-"""What every bot shares: a fast state copy and determinized (information-set) Monte Carlo.
+"""What every bot shares: determinized (information-set) Monte Carlo.
 
 The search never sees the true state. It samples complete states consistent with the bot's
 view (``determinize``), plays each candidate move on every sample, continues with a simple
@@ -8,11 +8,12 @@ numbers), so the comparison measures the moves rather than the luck of the sampl
 
 Everything is driven by a local ``random.Random`` seeded by the caller: the same view, moves
 and seed give the same choice. Budgets are counts (samples, rollout lengths), never a clock.
+Each candidate is tried on the engine's ``mutable_copy`` of a sample (copy-on-write, no deep copy),
+changed in place by ``apply_in_place``.
 """
 
 from __future__ import annotations
 
-import pickle
 import random
 from collections.abc import Callable
 from typing import Any
@@ -21,19 +22,12 @@ State = dict[str, Any]
 Move = dict[str, Any]
 
 
-def clone(state: State) -> State:
-    """A deep copy of a plain JSON-like state, several times faster than ``copy.deepcopy``."""
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
-
-
 def step(game, state: State, seat: int, move: Move) -> None:
     """Apply ``move`` to ``state`` in place (the bot owns its sampled states, so no copy is needed).
 
-    Uses the engine's own ``_apply`` (the same checks as ``apply``) after ``apply``'s guards.
+    The engine's ``apply_in_place``: ``apply``'s guards and checks, without its copy.
     """
-    if game.is_over(state) or seat not in game.to_act(state):
-        raise ValueError("move out of turn in a simulation")
-    game._apply(state, seat, move)
+    game.apply_in_place(state, seat, move)
 
 
 def rollout(
@@ -74,7 +68,7 @@ def flat_monte_carlo(
     for sample in samples:
         roll_seed = rng.getrandbits(32)
         for i, move in enumerate(candidates):
-            state = clone(sample)
+            state = game.mutable_copy(sample)
             step(game, state, seat, move)
             if policy is not None and max_moves > 0:
                 rollout(game, state, policy, random.Random(roll_seed), stop or (lambda s: False), max_moves)

@@ -267,32 +267,31 @@ class Chronica(BaseGame):
             if C.CARD_BY_CODE[code]["kind"] == C.BUILD:
                 for i in free:
                     moves.append({"type": "build", "card": code, "slot": i})
-                    for o, j in opp_wanderers:
-                        moves.append(
-                            {"type": "build", "card": code, "slot": i, "welcome": {"seat": o, "slot": j}}
-                        )
+                    moves += [
+                        {"type": "build", "card": code, "slot": i, "welcome": {"seat": o, "slot": j}}
+                        for o, j in opp_wanderers
+                    ]
                 for i in wanderers_own:
                     moves += [{"type": "build", "card": code, "slot": i, **opt} for opt in loser_opts]
                 for i in buildings_own:
                     moves.append({"type": "replace", "card": code, "slot": i})
                 continue
-            for i in free:
-                moves.append({"type": "place", "card": code, "slot": i})
+            moves += [{"type": "place", "card": code, "slot": i} for i in free]
             for i in empty_buildings:
                 moves += [{"type": "place", "card": code, "slot": i, **opt} for opt in loser_opts]
             helpers: list[dict | None] = [None]
             helpers += [{"from": "hand", "card": other} for other in hand_chars if other != code]
             helpers += [{"from": "province", "slot": k} for k in own_chars]
-            for o, j, part in targets:
-                for helper in helpers:
-                    moves.append(
-                        {
-                            "type": "action",
-                            "card": code,
-                            "target": {"seat": o, "slot": j, "part": part},
-                            "reinforce": helper,
-                        }
-                    )
+            moves += [
+                {
+                    "type": "action",
+                    "card": code,
+                    "target": {"seat": o, "slot": j, "part": part},
+                    "reinforce": helper,
+                }
+                for o, j, part in targets
+                for helper in helpers
+            ]
         return moves
 
     # --- checks (shared by apply and, through the same helpers, legal_moves) ----------------
@@ -460,6 +459,22 @@ class Chronica(BaseGame):
         raise IllegalMove(f"Unknown move type {kind!r}.")
 
     # --- apply ---------------------------------------------------------------------------
+
+    def mutable_copy(self, state: State) -> State:
+        """Copy-on-write: the piles, hands, discards, honour, mulligans and the provinces' slots
+        (``_apply`` changes them in place) are copied; ``events`` (a move starts a new list) and
+        ``options`` are shared."""
+        new = dict(state)
+        for key in ("hands", "discards", "decks"):
+            if key in state:
+                new[key] = [list(cards) for cards in state[key]]
+        for key in ("pile", "river", "honour", "mulligans"):
+            if key in state:
+                new[key] = list(state[key])
+        new["provinces"] = [
+            [None if slot is None else dict(slot) for slot in province] for province in state["provinces"]
+        ]
+        return new
 
     def _apply(self, state: State, seat: int, move: Move) -> None:
         plan = self._check(state, seat, move)

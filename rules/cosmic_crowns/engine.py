@@ -329,6 +329,19 @@ class CosmicCrowns(BaseGame):
 
     # --- moves -------------------------------------------------------------------------
 
+    def mutable_copy(self, state: State) -> State:
+        """Copy-on-write: the structures ``_apply`` changes in place are copied. The rest is shared:
+        ``events`` (a move starts a new list), ``last_trick``, ``last_round``, ``brawl_tied``,
+        ``winners`` and ``options`` (only ever replaced), and the dicts of ``trick`` (never changed)."""
+        new = dict(state)
+        new["hands"] = [list(hand) for hand in state["hands"]]
+        for key in ("stack", "revealed", "trick", "spent", "crowns", "tricks", "bids"):
+            new[key] = list(state[key])
+        pending = state["pending"]
+        if pending is not None:
+            new["pending"] = {**pending, "seats": list(pending["seats"])}
+        return new
+
     def to_act(self, state: State) -> list[int]:
         if state["over"] or state["pending"] is None:
             return []

@@ -57,9 +57,10 @@ def queue_ability(state: dict, seat: int, code: str, kind: str) -> None:
 def turn_up(state: dict, seat: int) -> list[str]:
     """Every face-down card of ``seat``'s assistance zone turns face up; Support abilities queue."""
     turned = []
-    for entry in state["seats"][seat]["assist"]:
+    assist = state["seats"][seat]["assist"]
+    for i, entry in enumerate(assist):
         if not entry["up"]:
-            entry["up"] = True
+            assist[i] = {**entry, "up": True}  # a new entry: states share entries (copy-on-write)
             turned.append(entry["card"])
     if turned:
         event(state, "turned_up", seat=seat, cards=turned)

@@ -22,6 +22,8 @@ A character named from the assistance zone pays with its attached equipment and 
 
 from __future__ import annotations
 
+import functools
+
 from rules import core
 from rules.core import IllegalMove, require
 from rules.cosplay import effects as fx
@@ -38,7 +40,6 @@ from rules.cosplay.effects import event
 
 HAND_SIZE = 5
 ZONES = 6
-COST_KEYS = ("badass", "kawaii", "craft", "any")
 PAYABLE_KIND = {"character": "character", "equipment": "equipment"}
 CHOICE_MOVE = {"drama": "target", "trash": "trash", "clear": "clear"}
 
@@ -57,20 +58,36 @@ def influences(state: dict) -> list[str]:
     return [c for c in out if CARDS[c]["ability"] and CARDS[c]["ability"]["kind"] == "influence"]
 
 
-def effective_cost(state: dict, what: str, base: dict) -> dict:
-    """The cost of a card of kind ``what`` (character, equipment, objective, drama) for the active seat now."""
-    cost = {k: base.get(k, 0) for k in COST_KEYS}
-    for code in influences(state):
-        for item in CARDS[code]["ability"]["effects"]:
-            args = item["args"]
-            if item["effect"] != "cost_mod" or args["what"] != what:
-                continue
-            res, delta = args["res"], args["delta"]
-            if delta < 0:
-                cost[res] = max(0, cost[res] + delta)
-            elif cost[res] > 0 or res == "any":
-                cost[res] += delta
-    off = state["tp"]["discount"].get(what, 0) + state["tp"]["discount"].get("any", 0)
+def cost_mods(state: dict) -> list[tuple[str, str, int]]:
+    """The cost changes in force now, in order, as ``(what, res, delta)`` (from ``influences``)."""
+    return [
+        (item["args"]["what"], item["args"]["res"], item["args"]["delta"])
+        for code in influences(state)
+        for item in CARDS[code]["ability"]["effects"]
+        if item["effect"] == "cost_mod"
+    ]
+
+
+def effective_cost(state: dict, what: str, base: dict, mods: list | None = None) -> dict:
+    """The cost of a card of kind ``what`` (character, equipment, objective, drama) for the active seat now.
+
+    ``mods``: ``cost_mods(state)``, when the caller prices several cards of one state."""
+    get = base.get
+    cost = {
+        "badass": get("badass", 0),
+        "kawaii": get("kawaii", 0),
+        "craft": get("craft", 0),
+        "any": get("any", 0),
+    }
+    for mod_what, res, delta in cost_mods(state) if mods is None else mods:
+        if mod_what != what:
+            continue
+        if delta < 0:
+            cost[res] = max(0, cost[res] + delta)
+        elif cost[res] > 0 or res == "any":
+            cost[res] += delta
+    discount = state["tp"]["discount"]
+    off = discount.get(what, 0) + discount.get("any", 0) if discount else 0
     while off > 0 and any(cost.values()):
         if cost["any"]:
             key = "any"
@@ -111,7 +128,9 @@ def entry_points(state: dict, seat: int, entry: dict) -> dict:
 def _apply_bonus(need: dict, bonus: dict) -> tuple[dict, dict]:
     """Bonus points of the turn cover the cost first; returns the remaining need and the bonus used."""
     need = dict(need)
-    used = {r: 0 for r in RESOURCES}
+    used = dict.fromkeys(RESOURCES, 0)
+    if not (bonus["badass"] or bonus["kawaii"] or bonus["craft"]):
+        return need, used  # no bonus point this turn (most of the time)
     for r in RESOURCES:
         take = min(bonus[r], need[r])
         used[r] += take
@@ -124,9 +143,16 @@ def _apply_bonus(need: dict, bonus: dict) -> tuple[dict, dict]:
 
 
 def useful(need: dict, vec: dict) -> bool:
-    if vec.get("wild") or need["any"] > 0:
-        return any(vec.values())
-    return any(vec.get(r, 0) > 0 and need[r] > 0 for r in RESOURCES)
+    """Whether a card's points ``vec`` help pay ``need`` at all."""
+    points = (vec.get("badass", 0), vec.get("kawaii", 0), vec.get("craft", 0), vec.get("wild", 0))
+    return _useful(need["badass"], need["kawaii"], need["craft"], need["any"], *points, any(vec.values()))
+
+
+def _useful(nb: int, nk: int, nc: int, na: int, b: int, k: int, c: int, w: int, nonzero: bool) -> bool:
+    """``useful`` for a need and points given as numbers (``nonzero``: the card has any point at all)."""
+    if w or na > 0:
+        return nonzero
+    return (b > 0 and nb > 0) or (k > 0 and nk > 0) or (c > 0 and nc > 0)
 
 
 def payers(state: dict, seat: int, exclude: list[str] = ()) -> list[tuple[str, str, dict]]:
@@ -183,53 +209,132 @@ def check_payment(state: dict, seat: int, what: str, base: dict, pay, exclude: l
     """Validate a payment for one card; returns the plan that ``pay_for`` carries out."""
     need, used = _apply_bonus(effective_cost(state, what, base), state["tp"]["bonus"])
     items = resolve_payment(state, seat, pay, exclude)
+    # a message is written only for a payment that fails (show_amounts costs more than the checks)
     for code, _where, vec in items:
-        require(
-            useful(need, vec),
-            f"{CARDS[code]['name']} gives no point this payment can use ({show_amounts(vec)} for {show_amounts(need)}).",
-        )
-    require(
-        covers(need, [v for _c, _w, v in items]),
-        f"Not enough points: {show_amounts(need)} still needed after your bonus points.",
-    )
+        if not useful(need, vec):
+            raise IllegalMove(
+                f"{CARDS[code]['name']} gives no point this payment can use "
+                f"({show_amounts(vec)} for {show_amounts(need)})."
+            )
+    if not covers(need, [v for _c, _w, v in items]):
+        raise IllegalMove(f"Not enough points: {show_amounts(need)} still needed after your bonus points.")
     return {"what": what, "items": [(c, w) for c, w, _v in items], "bonus": used}
 
 
 def canonical_payment(
-    state: dict, seat: int, what: str, base: dict, exclude: list[str] = ()
+    state: dict,
+    seat: int,
+    what: str,
+    base: dict,
+    exclude: list[str] = (),
+    rows: tuple[list[tuple], list[int]] | None = None,
+    mods: list | None = None,
 ) -> list[str] | None:
-    """A least-wasteful payment (greedy: starters first, then hand characters, then the assistance zone), or None."""
-    need, _used = _apply_bonus(effective_cost(state, what, base), state["tp"]["bonus"])
-    rows = [r for r in payers(state, seat, exclude) if useful(need, r[2])]
-    if not covers(need, [r[2] for r in rows]):
+    """A least-wasteful payment (greedy: starters first, then hand characters, then the assistance zone), or None.
+
+    ``rows`` (``payment_rows(state, seat, exclude)``) and ``mods`` (``cost_mods(state)``) may be given
+    when the caller prices several cards of one state (``candidate_moves``)."""
+    need, _used = _apply_bonus(effective_cost(state, what, base, mods), state["tp"]["bonus"])
+    return _least_payment(
+        need["badass"],
+        need["kawaii"],
+        need["craft"],
+        need["any"],
+        payment_rows(state, seat, exclude) if rows is None else rows,
+    )
+
+
+def _least_payment(
+    nb: int, nk: int, nc: int, na: int, payment: tuple[list[tuple], list[int]]
+) -> list[str] | None:
+    """``canonical_payment`` for a need of ``(badass, kawaii, craft, any)`` points from ``payment_rows``."""
+    rows, reach = payment
+    if _lacking(nb, nk, nc, na, *reach):
+        # not even all the cards together pay (more points never lack more): the usual answer
+        return None
+    rows = [r for r in rows if _useful(nb, nk, nc, na, *r[3:8])]
+    total = [0, 0, 0, 0]
+    for r in rows:
+        total = [total[0] + r[3], total[1] + r[4], total[2] + r[5], total[3] + r[6]]
+    if _lacking(nb, nk, nc, na, *total):
         return None
 
-    def rank(row):
-        code, where, vec = row
-        group = {"starter": 0, "character": 2}[CARDS[code]["kind"]] + (1 if vec.get("wild") else 0)
-        return (group + (2 if where == "assist" else 0), sum(vec.values()), code)
-
     chosen: list = []
-    ordered = sorted(rows, key=rank)
-    lack = shortfall(need, [])
+    have = [0, 0, 0, 0]
+    ordered = rows  # payment_rows sorted them by rank: filtering keeps that order
+    lack = _lacking(nb, nk, nc, na, 0, 0, 0, 0)
     for row in ordered:
         if lack == 0:
             break
-        after = shortfall(need, [r[2] for r in chosen] + [row[2]])
+        after = _lacking(
+            nb, nk, nc, na, have[0] + row[3], have[1] + row[4], have[2] + row[5], have[3] + row[6]
+        )
         if after < lack:
             chosen.append(row)
+            have = [have[0] + row[3], have[1] + row[4], have[2] + row[5], have[3] + row[6]]
             lack = after
     for row in ordered:
         if lack == 0:
             break
         if not any(r is row for r in chosen):
             chosen.append(row)
-            lack = shortfall(need, [r[2] for r in chosen])
-    for row in sorted(chosen, key=lambda r: (-sum(r[2].values()), -rank(r)[0])):
-        others = [r for r in chosen if r is not row]
-        if covers(need, [r[2] for r in others]):
-            chosen = others
+            have = [have[0] + row[3], have[1] + row[4], have[2] + row[5], have[3] + row[6]]
+            lack = _lacking(nb, nk, nc, na, *have)
+    for row in sorted(chosen, key=lambda r: (-r[8][1], -r[8][0])):
+        rest = [have[0] - row[3], have[1] - row[4], have[2] - row[5], have[3] - row[6]]
+        if _lacking(nb, nk, nc, na, *rest) == 0:
+            chosen = [r for r in chosen if r is not row]
+            have = rest
     return [r[0] for r in chosen]
+
+
+def payment_rows(state: dict, seat: int, exclude: list[str] = ()) -> tuple[list[tuple], list[int]]:
+    """``payers`` with what ``canonical_payment`` reads of each, worked out once: the rows
+    ``(code, where, points, badass, kawaii, craft, wild, any point at all, rank)``, where rank orders
+    the greedy choice (starters first, then hand characters, then the assistance zone; fewer points,
+    then the code), in rank order, and the summed ``[badass, kawaii, craft, wild]`` of them all."""
+    out = []
+    reach = [0, 0, 0, 0]
+    for code, where, vec in payers(state, seat, exclude):
+        group = {"starter": 0, "character": 2}[CARDS[code]["kind"]] + (1 if vec.get("wild") else 0)
+        rank = (group + (2 if where == "assist" else 0), sum(vec.values()), code)
+        out.append(
+            (
+                code,
+                where,
+                vec,
+                vec.get("badass", 0),
+                vec.get("kawaii", 0),
+                vec.get("craft", 0),
+                vec.get("wild", 0),
+                any(vec.values()),
+                rank,
+            )
+        )
+        reach = [reach[0] + out[-1][3], reach[1] + out[-1][4], reach[2] + out[-1][5], reach[3] + out[-1][6]]
+    out.sort(key=lambda r: r[8])  # stable: equal ranks keep the order of ``payers``
+    return out, reach
+
+
+def _lacking(nb: int, nk: int, nc: int, na: int, b: int, k: int, c: int, w: int) -> int:
+    """``shortfall`` of a need ``(badass, kawaii, craft, any)`` given the summed points."""
+    deficit = spare = 0
+    if b < nb:
+        deficit += nb - b
+    else:
+        spare += b - nb
+    if k < nk:
+        deficit += nk - k
+    else:
+        spare += k - nk
+    if c < nc:
+        deficit += nc - c
+    else:
+        spare += c - nc
+    wild_short = deficit - w
+    free = spare + w - deficit
+    any_short = na - free if free > 0 else na
+    return (wild_short if wild_short > 0 else 0) + (any_short if any_short > 0 else 0)
 
 
 def shortfall(need: dict, vectors: list[dict]) -> int:
@@ -240,13 +345,7 @@ def shortfall(need: dict, vectors: list[dict]) -> int:
         k += v.get("kawaii", 0)
         c += v.get("craft", 0)
         w += v.get("wild", 0)
-    deficit = spare = 0
-    for have, want in ((b, need["badass"]), (k, need["kawaii"]), (c, need["craft"])):
-        if have < want:
-            deficit += want - have
-        else:
-            spare += have - want
-    return max(0, deficit - w) + max(0, need["any"] - max(0, spare + w - deficit))
+    return _lacking(need["badass"], need["kawaii"], need["craft"], need["any"], b, k, c, w)
 
 
 def covers(need: dict, vectors: list[dict]) -> bool:
@@ -318,11 +417,13 @@ def ability_of(code: str) -> dict | None:
     return CARDS[code]["ability"]
 
 
+@functools.cache  # a card's ability never changes: worked out once per code
 def is_poacher(code: str) -> bool:
     ability = ability_of(code)
     return bool(ability) and any(e["effect"] == "poach" for e in ability["effects"])
 
 
+@functools.cache
 def activatable(code: str) -> bool:
     ability = ability_of(code)
     return bool(ability) and ability["kind"] in ("discard", "sacrifice") and not is_poacher(code)
@@ -483,7 +584,8 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
 
     me = state["seats"][seat]
     moves: list[dict] = []
-    for code in sorted(set(me["hand"])):
+    in_hand = sorted(set(me["hand"]))
+    for code in in_hand:
         if CARDS[code]["kind"] in ("character", "equipment", "objective"):
             moves.append({"type": "place", "card": code})
     up_chars = [e["card"] for e in me["assist"] if e["up"] and CARDS[e["card"]]["kind"] == "character"]
@@ -492,27 +594,34 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
             for char in up_chars:
                 if fits(state, seat, entry["card"], char):
                     moves.append({"type": "attach", "card": entry["card"], "to": char})
-    for code in sorted(set(me["hand"])) + [e["card"] for e in me["assist"] if e["up"]]:
+    for code in in_hand + [e["card"] for e in me["assist"] if e["up"]]:
         if activatable(code):
             moves.append({"type": "activate", "card": code})
+    # worked out once for every price below
+    rows, mods = payment_rows(state, seat), cost_mods(state)
     for z, code in enumerate(state["zones"]):
         if code:
-            pay = canonical_payment(state, seat, CARDS[code]["kind"], CARDS[code]["cost"])
+            pay = canonical_payment(
+                state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
+            )
             if pay is not None:
                 moves.append({"type": "recruit", "zone": z + 1, "pay": pay})
     for i, pile in enumerate(state["objectives"]):
         if pile["card"]:
-            pay = canonical_payment(state, seat, "objective", CARDS[pile["card"]]["cost"])
+            pay = canonical_payment(
+                state, seat, "objective", CARDS[pile["card"]]["cost"], rows=rows, mods=mods
+            )
             if pay is not None:
                 moves.append({"type": "objective", "pile": i, "pay": pay})
     if state["drama"]:
-        pay = canonical_payment(state, seat, "drama", CARDS[state["drama"][-1]]["cost"])
+        pay = canonical_payment(state, seat, "drama", CARDS[state["drama"][-1]]["cost"], rows=rows, mods=mods)
         if pay is not None:
             moves += [{"type": "drama", "seat": s, "pay": pay} for s in range(state["players"]) if s != seat]
-    enablers = [c for c in sorted(set(me["hand"])) if is_poacher(c)]
+    enablers = [c for c in in_hand if is_poacher(c)]
     enablers += [e["card"] for e in me["assist"] if e["up"] and is_poacher(e["card"])]
     if enablers:
         enabler = enablers[0]
+        rows = payment_rows(state, seat, exclude=[enabler])
         for victim in range(state["players"]):
             if victim == seat:
                 continue
@@ -520,7 +629,7 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
                 code = entry["card"]
                 if entry["up"] and CARDS[code]["kind"] in PAYABLE_KIND:
                     pay = canonical_payment(
-                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], exclude=[enabler]
+                        state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods
                     )
                     if pay is not None:
                         moves.append(
@@ -557,7 +666,9 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
         fx.queue_ability(state, seat, plan["card"], "support")
     elif kind == "attach":
         me["assist"].remove(assist_entry(state, seat, plan["card"]))
-        assist_entry(state, seat, plan["to"])["equip"].append(plan["card"])
+        host = assist_entry(state, seat, plan["to"])
+        # a new entry: states share entries (copy-on-write)
+        me["assist"][me["assist"].index(host)] = {**host, "equip": [*host["equip"], plan["card"]]}
         event(state, "attach", seat=seat, card=plan["card"], to=plan["to"])
     elif kind == "activate":
         code = plan["card"]
@@ -764,6 +875,32 @@ class Cosplay(core.BaseGame):
         if state["over"] or seat != state["active"]:
             return []
         return candidate_moves(state, seat)
+
+    def mutable_copy(self, state: dict) -> dict:
+        """Copy-on-write: every pile, seat, objective pile, the turn's points, the queue and the pending
+        choice are copied (``_apply`` changes them in place); ``events`` (a move starts a new list),
+        ``options``, the queued effects' dicts and the assistance zones' entries (never changed: turning
+        a card up or attaching equipment puts a new entry in its place) are shared."""
+        new = dict(state)
+        for key in ("library", "zones", "graveyard", "drama", "turns", "queue"):
+            new[key] = list(state[key])
+        new["obj_decks"] = {level: list(deck) for level, deck in state["obj_decks"].items()}
+        new["objectives"] = [dict(pile) for pile in state["objectives"]]
+        new["seats"] = [
+            {
+                **me,
+                "hand": list(me["hand"]),
+                "reserve": list(me["reserve"]),
+                "discard": list(me["discard"]),
+                "assist": list(me["assist"]),
+            }
+            for me in state["seats"]
+        ]
+        tp = state["tp"]
+        new["tp"] = {**tp, "bonus": dict(tp["bonus"]), "discount": dict(tp["discount"])}
+        if state["pending"] is not None:
+            new["pending"] = dict(state["pending"])
+        return new
 
     def _apply(self, state: dict, seat: int, move: dict) -> None:
         state["events"] = []

@@ -8,7 +8,7 @@ from collections import Counter
 
 from rules.five_crowns import GAME
 from rules.five_crowns.cards import CARDS, full_deck, penalty
-from rules.five_crowns.engine import wild_rank
+from rules.five_crowns.engine import round_log, wild_rank
 from rules.five_crowns.melds import go_out_cards, min_penalty
 
 DECK = Counter(full_deck())
@@ -75,7 +75,7 @@ def visible_codes(state: dict, seat: int | None) -> set[str]:
         visible.add(state["taken"])
     if state["last_round"]:
         visible |= codes_in(state["last_round"])
-    visible |= codes_in(state["log"])
+    visible |= codes_in(round_log(state))
     return visible
 
 
