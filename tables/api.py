@@ -14,7 +14,7 @@ from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
 from tables import services
-from tables.models import Seat, Table
+from tables.models import Table
 
 
 def error(message: str, status: int) -> JsonResponse:
@@ -237,26 +237,3 @@ def moves(request, pk):
         ],
         safe=False,
     )
-
-
-@api_view(("GET",))
-def history(request):
-    username = request.GET.get("user") or request.api_user.username
-    tables = Table.objects.filter(status=Table.FINISHED, seats__user__username=username).distinct()
-    if request.GET.get("game"):
-        tables = tables.filter(game=request.GET["game"])
-    tables = tables.prefetch_related("seats__user").order_by("-finished_at")[:200]
-    out = []
-    for table in tables:
-        seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.index)
-        out.append(
-            {
-                "id": table.pk,
-                "game": table.game,
-                "players": [s.user.username if s.user_id else None for s in seats],
-                "scores": table.result["scores"],
-                "winners": table.result["winners"],
-                "finished_at": table.finished_at.isoformat(),
-            }
-        )
-    return JsonResponse(out, safe=False)
