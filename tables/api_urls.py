@@ -15,5 +15,7 @@ urlpatterns = [
     path("tables/<int:pk>/abort", api.abort),
     path("tables/<int:pk>/export", history_api.export),
     path("replay", history_api.check),
+    path("leaderboard/<slug:slug>", history_api.leaderboard),
+    path("players/<str:username>", history_api.player),
     path("history", history_api.history_list),
 ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from rules import registry
 from tables.models import Move, Seat, Table
@@ -296,3 +296,34 @@ class Replay:
         for move in self.moves:
             state = engine.apply(state, move.seat, move.move)
             yield state
+
+
+# --- Players -----------------------------------------------------------------------------------
+
+
+def _width() -> int:
+    return max(g.max_players for g in registry.games().values())
+
+
+def record_by_game(user, viewer) -> dict[str, dict]:
+    """Per game: how many finished games ``user`` played and won (alone or shared), of those ``viewer`` sees."""
+    tables = visible_tables(viewer).filter(pk__in=Seat.objects.filter(user=user).values("table_id"))
+    rows = (
+        tables.order_by()
+        .values("game")
+        .annotate(played=Count("pk"), won=Count("pk", filter=_won_by(user, _width())))
+    )
+    return {r["game"]: {"played": r["played"], "won": r["won"]} for r in rows}
+
+
+def record_against(me, other) -> dict:
+    """``me``'s record in the finished games they played with ``other``: played, won, shared, lost."""
+    both = player_history(me, me, HistoryFilters(opponent=other.username)).order_by()
+    width = _width()
+    counts = both.aggregate(
+        played=Count("pk"),
+        won=Count("pk", filter=_won_by(me, width, "won")),
+        shared=Count("pk", filter=_won_by(me, width, "shared")),
+    )
+    counts["lost"] = counts["played"] - counts["won"] - counts["shared"]
+    return counts

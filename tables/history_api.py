@@ -5,8 +5,10 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import JsonResponse
 
-from tables import history
+from rules import registry
+from tables import history, ratings
 from tables.api import api_view, error
+from tables.history_views import player_record
 
 HISTORY_LIMIT = 200
 
@@ -46,3 +48,28 @@ def check(request):
     return JsonResponse(
         {"reproduces": outcome.reproduces, "message": outcome.message, "result": outcome.result}
     )
+
+
+@api_view(("GET",))
+def leaderboard(request, slug):
+    if slug not in registry.games():
+        return error("No such game.", 404)
+    page = request.GET.get("page") or "1"
+    if not page.isdigit() or int(page) < 1:
+        return error("page is a whole number from 1.", 400)
+    rows = ratings.leaderboard(slug, int(page))
+    return JsonResponse(
+        {"game": slug, "players": [{k: r[k] for k in ("rank", "username", "rating", "games")} for r in rows]}
+    )
+
+
+@api_view(("GET",))
+def player(request, username):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        return error("No such player.", 404)
+    games = {
+        row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "provisional")}
+        for row in player_record(user, request.api_user)
+    }
+    return JsonResponse({"username": user.username, "games": games})

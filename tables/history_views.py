@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 from urllib.parse import urlencode
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 
-from tables import history
-from tables.models import Table
+from rules import registry
+from tables import history, ratings
+from tables.models import Rating, RatingChange, Table
 from tables.rendering import Snapshot, ranking
 from tables.services import names_of, seat_of
 from tables.views import games_list
@@ -124,3 +126,63 @@ def export(request, pk):
     response = HttpResponse(body, content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{table.game}-{table.pk}.json"'
     return response
+
+
+def _page_number(raw) -> int:
+    return max(_int(raw, 1) or 1, 1)
+
+
+def leaderboards(request):
+    return render(request, "tables/leaderboards.html", {"games": games_list()})
+
+
+def leaderboard(request, slug):
+    try:
+        engine = registry.get(slug)
+    except KeyError:
+        raise Http404("No such game.") from None
+    pages = ratings.leaderboard_pages(slug)
+    page = min(_page_number(request.GET.get("page")), pages)
+    ctx = {
+        "engine": engine,
+        "games": games_list(),
+        "rows": ratings.leaderboard(slug, page),
+        "page": page,
+        "pages": pages,
+        "mine": ratings.rank_of(slug, request.user),
+    }
+    return render(request, "tables/leaderboard.html", ctx)
+
+
+def player_record(user, viewer) -> list[dict]:
+    """Per game (every game of the club): played, won, current rating, provisional mark and chart."""
+    played = history.record_by_game(user, viewer)
+    current = {r.game: r for r in Rating.objects.filter(user=user)}
+    changes: dict[str, list] = {}
+    for change in RatingChange.objects.filter(user=user).order_by("at", "id"):
+        changes.setdefault(change.game, []).append(change)
+    return [
+        {
+            "game": g,
+            "played": played.get(g.slug, {}).get("played", 0),
+            "won": played.get(g.slug, {}).get("won", 0),
+            "rating": ratings.shown(current.get(g.slug)),
+            "provisional": ratings.provisional(current.get(g.slug)),
+            "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
+        }
+        for g in games_list()
+    ]
+
+
+def player(request, username):
+    user = get_object_or_404(get_user_model(), username=username)
+    recent = history.player_history(user, request.user, history.HistoryFilters())
+    ctx = {
+        "player": user,
+        "record": player_record(user, request.user),
+        "recent": history.history_rows(recent.prefetch_related("seats__user")[:10], user),
+        "against": None,
+    }
+    if request.user.is_authenticated and request.user != user:
+        ctx["against"] = history.record_against(request.user, user)
+    return render(request, "tables/player.html", ctx)

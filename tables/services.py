@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts import decks
 from rules import IllegalMove, registry
+from tables import ratings
 from tables.live import Publication
 from tables.models import Move, Seat, Table
 
@@ -118,7 +119,7 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
 
 @transaction.atomic
 def create_table(
-    user, game: str, players, options=None, private: bool = False, bots=None, move_time=None
+    user, game: str, players, options=None, private: bool = False, bots=None, move_time=None, rated=True
 ) -> Table:
     engine = get_game(game)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -139,7 +140,13 @@ def create_table(
         raise BadRequest("The clock is a number of seconds per move, at least 60.")
     bot_seats = _bot_seats(bots, players)
     table = Table.objects.create(
-        game=game, players=players, options=options, private=private, created_by=user, move_time=move_time
+        game=game,
+        players=players,
+        options=options,
+        private=private,
+        created_by=user,
+        move_time=move_time,
+        rated=bool(rated) and not bot_seats,  # never rated with a bot seat
     )
     Seat.objects.bulk_create(
         [
@@ -328,6 +335,7 @@ def _store_progress(
         table.result = {**engine.result(state), "replaced": [s.index for s in seats if s.replaced]}
         table.to_act = []
         fields += ["finished_at", "result"]
+        ratings.record(table, seats)
     now = timezone.now()
     table.last_move_at = now
     humans_awaited = [i for i in table.to_act if not seats[i].is_bot]

@@ -23,4 +23,7 @@ urlpatterns = [
     path("history/", history_views.history_page, name="history"),
     path("tables/<int:pk>/replay/", history_views.replay, name="replay"),
     path("tables/<int:pk>/export/", history_views.export, name="export"),
+    path("leaderboards/", history_views.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:slug>/", history_views.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", history_views.player, name="player"),
 ]

@@ -85,6 +85,7 @@ def new_table(request, slug):
                     private=request.POST.get("private") == "on",
                     bots=[{"level": level}] * bot_count,
                     move_time=move_time,
+                    rated=request.POST.get("rated") == "on",
                 )
                 if deck is not None:
                     services.set_deck(table.pk, request.user, deck)

@@ -1,8 +1,10 @@
 """Finished games for the history, replay and export tests: persons and bots played to the end."""
 
+from datetime import UTC, datetime
+
 from rules import bots
-from tables import services
-from tables.models import Table
+from tables import ratings, services
+from tables.models import Seat, Table
 
 GAMES = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
 
@@ -30,3 +32,27 @@ def finished_game(game: str, users: list, seed: int = 7) -> Table:
         services.join_table(table.pk, user)
     table = services.start_table(table.pk, users[0], seed=seed)
     return play_out(table, dict(enumerate(users)))
+
+
+def finished(game, users, winners, scores=None, *, day=1, private=False, replaced=(), rated=True):
+    """A finished table as the services leave one, rated as a finishing move rates it (None: a bot seat).
+
+    For what reads only a table's seats and result: filters, records, ratings."""
+    table = Table.objects.create(
+        game=game,
+        players=len(users),
+        status=Table.FINISHED,
+        private=private,
+        rated=rated,
+        seed=1,
+        result={"scores": scores or [0] * len(users), "winners": winners, "replaced": list(replaced)},
+        finished_at=datetime(2026, 3, day, 12, tzinfo=UTC),
+    )
+    seats = Seat.objects.bulk_create(
+        [
+            Seat(table=table, index=i, user=u, bot="" if u else "casual", replaced=i in replaced)
+            for i, u in enumerate(users)
+        ]
+    )
+    ratings.record(table, seats)
+    return table

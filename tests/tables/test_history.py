@@ -1,33 +1,15 @@
 """The match history: who sees which finished game, the filters (page and API), counts and query cost."""
 
-from datetime import UTC, datetime
-
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import ApiToken
 from tables import history
-from tables.models import Seat, Table
+from tables.models import Table
+from tests.tables.history_games import finished
 
 pytestmark = pytest.mark.django_db
-
-
-def finished(game, users, winners, scores=None, day=1, private=False):
-    """A finished table as the services leave one (the filters read only its seats and result)."""
-    table = Table.objects.create(
-        game=game,
-        players=len(users),
-        status=Table.FINISHED,
-        private=private,
-        seed=1,
-        result={"scores": scores or [0] * len(users), "winners": winners, "replaced": []},
-        finished_at=datetime(2026, 3, day, 12, tzinfo=UTC),
-    )
-    Seat.objects.bulk_create(
-        [Seat(table=table, index=i, user=u, bot="" if u else "casual") for i, u in enumerate(users)]
-    )
-    return table
 
 
 @pytest.fixture
