@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 
 from rules import registry
-from tables.models import Move, Seat, Table
+from tables import ratings
+from tables.models import Move, Seat, Standing, Table
 
 HISTORY_RESULTS = ("won", "lost", "shared")
 
@@ -98,29 +100,30 @@ def _date(params, name: str) -> date | None:
         raise FilterError(f"{name} is a date written YYYY-MM-DD.") from None
 
 
-def _in_winners(index: int, width: int) -> Q:
-    """The table's result lists seat ``index`` among its winners (a list of at most ``width`` seats)."""
-    q = Q()
-    for k in range(width):
-        q |= Q(**{f"result__winners__{k}": index})
-    return q
+def outcome(winners: list[int], index: int) -> str:
+    """How a finished game ended for seat ``index``: won alone, shared the win, or lost."""
+    if index not in winners:
+        return Standing.LOST
+    return Standing.SHARED if len(winners) > 1 else Standing.WON
 
 
-def _won_by(user, width: int, outcome: str = "") -> Q:
-    """Tables ``user`` won: alone (``"won"``), with others (``"shared"``) or either way (``""``).
-
-    Their seat differs from table to table: one condition per seat index they may hold. Only positive
-    conditions on the JSON list (a missing index reads as NULL, which a negation would not turn true)."""
-    q = Q(pk__in=[])
-    for index in range(width):
-        at = Q(pk__in=Seat.objects.filter(user=user, index=index).values("table_id"))
-        if outcome == "won":
-            q |= at & Q(result__winners=[index])
-        elif outcome == "shared":
-            q |= at & _in_winners(index, width) & ~Q(result__winners=[index])
-        else:
-            q |= at & _in_winners(index, width)
-    return q
+def record_finished(table: Table, seats: list[Seat]) -> None:
+    """When a game finishes (inside its transaction): each person's standing, then the ratings."""
+    winners = table.result.get("winners", [])
+    Standing.objects.bulk_create(
+        [
+            Standing(
+                table=table,
+                user_id=s.user_id,
+                game=table.game,
+                outcome=outcome(winners, s.index),
+                finished_at=table.finished_at,
+            )
+            for s in seats
+            if s.user_id
+        ]
+    )
+    ratings.record(table, seats)
 
 
 def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
@@ -129,21 +132,16 @@ def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
     if filters.game:
         tables = tables.filter(game=filters.game)
     if filters.opponent:
-        rivals = Seat.objects.filter(user__username__iexact=filters.opponent).exclude(user=user)
+        named = get_user_model().objects.filter(username__iexact=filters.opponent).exclude(pk=user.pk)
+        rivals = Seat.objects.filter(user_id__in=named.values("pk"))
         tables = tables.filter(pk__in=rivals.values("table_id"))
     if filters.since:
         tables = tables.filter(finished_at__date__gte=filters.since)
     if filters.until:
         tables = tables.filter(finished_at__date__lte=filters.until)
     if filters.result:
-        # The player's seat differs from table to table: one condition per seat index they may hold.
-        games = [registry.get(filters.game)] if filters.game else list(registry.games().values())
-        width = max(g.max_players for g in games)
-        if filters.result == "lost":
-            won = Table.objects.filter(_won_by(user, width)).values("pk")
-            tables = tables.exclude(pk__in=won)
-        else:
-            tables = tables.filter(_won_by(user, width, filters.result))
+        ended = Standing.objects.filter(user=user, outcome=filters.result)
+        tables = tables.filter(pk__in=ended.values("table_id"))
     return tables.order_by("-finished_at", "-pk")
 
 
@@ -301,29 +299,24 @@ class Replay:
 # --- Players -----------------------------------------------------------------------------------
 
 
-def _width() -> int:
-    return max(g.max_players for g in registry.games().values())
-
-
 def record_by_game(user, viewer) -> dict[str, dict]:
     """Per game: how many finished games ``user`` played and won (alone or shared), of those ``viewer`` sees."""
-    tables = visible_tables(viewer).filter(pk__in=Seat.objects.filter(user=user).values("table_id"))
+    standings = Standing.objects.filter(user=user, table__in=visible_tables(viewer))
     rows = (
-        tables.order_by()
+        standings.order_by()
         .values("game")
-        .annotate(played=Count("pk"), won=Count("pk", filter=_won_by(user, _width())))
+        .annotate(played=Count("pk"), won=Count("pk", filter=Q(outcome__in=[Standing.WON, Standing.SHARED])))
     )
     return {r["game"]: {"played": r["played"], "won": r["won"]} for r in rows}
 
 
 def record_against(me, other) -> dict:
     """``me``'s record in the finished games they played with ``other``: played, won, shared, lost."""
-    both = player_history(me, me, HistoryFilters(opponent=other.username)).order_by()
-    width = _width()
-    counts = both.aggregate(
+    together = Seat.objects.filter(user=other).values("table_id")
+    counts = Standing.objects.filter(user=me, table_id__in=together).aggregate(
         played=Count("pk"),
-        won=Count("pk", filter=_won_by(me, width, "won")),
-        shared=Count("pk", filter=_won_by(me, width, "shared")),
+        won=Count("pk", filter=Q(outcome=Standing.WON)),
+        shared=Count("pk", filter=Q(outcome=Standing.SHARED)),
+        lost=Count("pk", filter=Q(outcome=Standing.LOST)),
     )
-    counts["lost"] = counts["played"] - counts["won"] - counts["shared"]
     return counts

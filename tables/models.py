@@ -131,6 +131,27 @@ class Move(models.Model):
         return self.narration.get("public", [])
 
 
+class Standing(models.Model):
+    """How one person's finished game ended for them (written once, when it finishes): what the history's
+    result filter, the players' records and the rivals' records count, without reading the result JSON."""
+
+    WON, SHARED, LOST = "won", "shared", "lost"
+    OUTCOMES = [(WON, "Won"), (SHARED, "Shared win"), (LOST, "Lost")]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings")
+    game = models.CharField(max_length=32)
+    outcome = models.CharField(max_length=6, choices=OUTCOMES)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_standing_per_player")]
+        indexes = [models.Index(fields=["user", "game", "outcome"], name="standing_by_player")]
+
+    def __str__(self):
+        return f"{self.user_id} {self.outcome} #{self.table_id}"
+
+
 class Rating(models.Model):
     """A person's current rating at one game (openskill's Plackett–Luce): ``ordinal`` is mu - 3 sigma."""
 

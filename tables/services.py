@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounts import decks
 from rules import IllegalMove, registry
-from tables import ratings
+from tables import history
 from tables.live import Publication
 from tables.models import Move, Seat, Table
 
@@ -335,7 +335,7 @@ def _store_progress(
         table.result = {**engine.result(state), "replaced": [s.index for s in seats if s.replaced]}
         table.to_act = []
         fields += ["finished_at", "result"]
-        ratings.record(table, seats)
+        history.record_finished(table, seats)
     now = timezone.now()
     table.last_move_at = now
     humans_awaited = [i for i in table.to_act if not seats[i].is_bot]

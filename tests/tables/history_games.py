@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 
 from rules import bots
-from tables import ratings, services
+from tables import history, services
 from tables.models import Seat, Table
 
 GAMES = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
@@ -54,5 +54,5 @@ def finished(game, users, winners, scores=None, *, day=1, private=False, replace
             for i, u in enumerate(users)
         ]
     )
-    ratings.record(table, seats)
+    history.record_finished(table, seats)
     return table

@@ -141,3 +141,18 @@ def test_history_page_queries_do_not_grow_with_games(client, alice, bob, charlie
     for day in range(1, 28):
         finished("five_crowns", [alice, bob, charlie, None], [0], day=day)
     assert count() == small
+
+
+def test_the_migration_fills_the_standings_of_games_finished_before_it(games, alice, bob):
+    import importlib
+
+    from django.apps import apps
+
+    from tables.models import Standing
+
+    Standing.objects.all().delete()
+    importlib.import_module("tables.migrations.0004_ratings").standings_of_finished_games(apps, None)
+    mine = dict(Standing.objects.filter(user=alice).values_list("table_id", "outcome"))
+    assert mine[games["won"].pk] == "won" and mine[games["shared"].pk] == "shared"
+    assert mine[games["lost"].pk] == "lost" and len(mine) == 6
+    assert Standing.objects.filter(table=games["bot"]).count() == 1  # the bot's seat has none
