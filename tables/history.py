@@ -24,11 +24,17 @@ HISTORY_RESULTS = ("won", "lost", "shared")
 
 def visible_tables(viewer) -> QuerySet[Table]:
     """The finished tables ``viewer`` may look back at: every listed one, and the private ones they played."""
-    finished = Table.objects.filter(status=Table.FINISHED)
+    return Table.objects.filter(visible(viewer))
+
+
+def visible(viewer, through: str = "") -> Q:
+    """``visible_tables`` as a condition, for rows that reach the table ``through`` a relation ("table__"):
+    the one place that decides who sees which finished game."""
+    finished = Q(**{f"{through}status": Table.FINISHED})
     if viewer is None or not viewer.is_authenticated:
-        return finished.filter(private=False)
+        return finished & Q(**{f"{through}private": False})
     own = Seat.objects.filter(user=viewer).values("table_id")
-    return finished.filter(Q(private=False) | Q(pk__in=own))
+    return finished & (Q(**{f"{through}private": False}) | Q(**{f"{through}pk__in": own}))
 
 
 def look_back(pk, viewer) -> tuple[Table | None, bool]:
@@ -301,7 +307,7 @@ class Replay:
 
 def record_by_game(user, viewer) -> dict[str, dict]:
     """Per game: how many finished games ``user`` played and won (alone or shared), of those ``viewer`` sees."""
-    standings = Standing.objects.filter(user=user, table__in=visible_tables(viewer))
+    standings = Standing.objects.filter(visible(viewer, through="table__"), user=user)
     rows = (
         standings.order_by()
         .values("game")
