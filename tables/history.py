@@ -64,6 +64,7 @@ class HistoryFilters:
     game: str = ""
     opponent: str = ""
     result: str = ""
+    rated: bool | None = None
     since: date | None = None
     until: date | None = None
 
@@ -76,21 +77,28 @@ class HistoryFilters:
         result = (params.get("result") or "").strip()
         if result and result not in HISTORY_RESULTS:
             raise FilterError("result is one of won, lost, shared.")
+        rated = (params.get("rated") or "").strip()
+        if rated not in ("", "yes", "no"):
+            raise FilterError("rated is yes or no.")
         return cls(
             game=game,
             opponent=(params.get("opponent") or "").strip()[:150],
             result=result,
+            rated={"yes": True, "no": False}.get(rated),
             since=_date(params, "from"),
             until=_date(params, "to"),
         )
 
     @property
     def active(self) -> bool:
-        return bool(self.game or self.opponent or self.result or self.since or self.until)
+        return bool(
+            self.game or self.opponent or self.result or self.rated is not None or self.since or self.until
+        )
 
     def query(self) -> dict[str, str]:
         """The filters as query parameters (for links that keep them)."""
         out = {"game": self.game, "opponent": self.opponent, "result": self.result}
+        out["rated"] = "" if self.rated is None else ("yes" if self.rated else "no")
         out["from"] = self.since.isoformat() if self.since else ""
         out["to"] = self.until.isoformat() if self.until else ""
         return {k: v for k, v in out.items() if v}
@@ -141,6 +149,8 @@ def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
         named = get_user_model().objects.filter(username__iexact=filters.opponent).exclude(pk=user.pk)
         rivals = Seat.objects.filter(user_id__in=named.values("pk"))
         tables = tables.filter(pk__in=rivals.values("table_id"))
+    if filters.rated is not None:
+        tables = tables.filter(rated=filters.rated)
     if filters.since:
         tables = tables.filter(finished_at__date__gte=filters.since)
     if filters.until:

@@ -18,7 +18,7 @@ def games(alice, bob, charlie):
         "won": finished("cosmic_crowns", [alice, bob], [0], [10, 3], day=1),
         "lost": finished("five_crowns", [bob, alice], [0], [5, 40], day=2),
         "shared": finished("cosmic_crowns", [charlie, alice, bob], [1, 0], [7, 7, 1], day=3),
-        "bot": finished("chronica", [None, alice], [1], day=4),
+        "bot": finished("chronica", [None, alice], [1], day=4, rated=False),
         "won_late_seat": finished("cosplay", [bob, charlie, None, alice], [3], day=5),
         "theirs_private": finished("cosmic_crowns", [bob, charlie], [0], private=True, day=6),
         "mine_private": finished("cosmic_crowns", [alice, charlie], [1], private=True, day=7),
@@ -56,6 +56,8 @@ def test_visible_tables_hide_other_peoples_private_games(games, alice, bob):
         ({"opponent": "CHARLIE", "result": "won"}, {"won_late_seat"}),
         ({"from": "2026-03-02", "to": "2026-03-04"}, {"lost", "shared", "bot"}),
         ({"game": "cosmic_crowns", "result": "won", "opponent": "bob"}, {"won"}),
+        ({"rated": "no"}, {"bot"}),
+        ({"rated": "yes", "result": "won"}, {"won", "won_late_seat"}),
     ],
 )
 def test_filters_combine(games, alice, query, expected):
@@ -81,7 +83,7 @@ def test_history_page_counts_filters_and_links(client, games, alice):
     page = client.get("/history/").content.decode()
     assert "6 finished games" in page
     assert f'href="/tables/{games["won"].pk}/replay/"' in page and 'href="/players/bob/"' in page
-    filtered = client.get("/history/?game=cosmic_crowns&result=won").content.decode()
+    filtered = client.get("/history/?game=cosmic_crowns&result=won&rated=yes").content.decode()
     assert "1 finished game<" in filtered and 'name="result"' in filtered
     assert (
         "No finished game matches these filters." in client.get("/history/?opponent=nobody").content.decode()
