@@ -6,7 +6,6 @@ import json
 from functools import wraps
 
 from django.core.exceptions import RequestDataTooBig
-from django.db.models import Q
 from django.http import JsonResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -16,7 +15,7 @@ from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
 from tables import access, services
-from tables.models import Seat, Table
+from tables.models import Table
 
 
 def error(message: str, status: int) -> JsonResponse:
@@ -196,6 +195,9 @@ def tables(request):
     game = data.get("game")
     if not isinstance(game, str):
         return error("Name the game.", 400)
+    rated = data.get("rated", True)
+    if not isinstance(rated, bool):
+        return error("rated must be true or false.", 400)
     table = services.create_table(
         request.api_user,
         game,
@@ -204,7 +206,9 @@ def tables(request):
         private=bool(data.get("private", False)),
         bots=data.get("bots"),
         move_time=data.get("move_time"),
+        rated=rated,
     )
+    table = services.start_if_full(table, request.api_user)
     return JsonResponse(table_json(table, request.api_user), status=201)
 
 
@@ -275,30 +279,3 @@ def moves(request, pk):
         ],
         safe=False,
     )
-
-
-@api_view(("GET",))
-def history(request):
-    username = request.GET.get("user") or request.api_user.username
-    tables = (
-        Table.objects.filter(status=Table.FINISHED, seats__user__username=username)
-        .filter(Q(private=False) | Q(pk__in=Seat.objects.filter(user=request.api_user).values("table")))
-        .distinct()
-    )
-    if request.GET.get("game"):
-        tables = tables.filter(game=request.GET["game"])
-    tables = tables.prefetch_related("seats__user").order_by("-finished_at")[:200]
-    out = []
-    for table in tables:
-        seats: list[Seat] = sorted(table.seats.all(), key=lambda s: s.index)
-        out.append(
-            {
-                "id": table.pk,
-                "game": table.game,
-                "players": [s.user.username if s.user_id else None for s in seats],
-                "scores": table.result["scores"],
-                "winners": table.result["winners"],
-                "finished_at": table.finished_at.isoformat(),
-            }
-        )
-    return JsonResponse(out, safe=False)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import api
+from tables import api, history_api
 
 urlpatterns = [
     path("token", api.token),
@@ -13,5 +13,9 @@ urlpatterns = [
     path("tables/<int:pk>/concede", api.concede),
     path("tables/<int:pk>/reclaim", api.reclaim),
     path("tables/<int:pk>/abort", api.abort),
-    path("history", api.history),
+    path("tables/<int:pk>/export", history_api.export),
+    path("replay", history_api.check),
+    path("leaderboard/<slug:slug>", history_api.leaderboard),
+    path("players/<str:username>", history_api.player),
+    path("history", history_api.history_list),
 ]

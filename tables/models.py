@@ -27,6 +27,7 @@ class Table(models.Model):
     )
     invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False)
     status = models.CharField(max_length=10, choices=STATUSES, default=OPEN, db_index=True)
+    rated = models.BooleanField(default=False, help_text="Counts for ratings: every seat a person.")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -143,3 +144,60 @@ class Move(models.Model):
         if viewer is not None and str(viewer) in self.narration:
             return self.narration[str(viewer)]
         return self.narration.get("public", [])
+
+
+class Standing(models.Model):
+    """How one person's finished game ended for them (written once, when it finishes): what the history's
+    result filter, the players' records and the rivals' records count, without reading the result JSON."""
+
+    WON, SHARED, LOST = "won", "shared", "lost"
+    OUTCOMES = [(WON, "Won"), (SHARED, "Shared win"), (LOST, "Lost")]
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="standings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings")
+    game = models.CharField(max_length=32)
+    outcome = models.CharField(max_length=6, choices=OUTCOMES)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_standing_per_player")]
+        indexes = [models.Index(fields=["user", "game", "outcome"], name="standing_by_player")]
+
+    def __str__(self):
+        return f"{self.user_id} {self.outcome} #{self.table_id}"
+
+
+class Rating(models.Model):
+    """A person's current rating at one game (openskill's Plackett–Luce): ``ordinal`` is mu - 3 sigma."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_game")]
+        indexes = [models.Index(fields=["game", "-ordinal", "id"], name="leaderboard")]
+
+    def __str__(self):
+        return f"{self.user_id} {self.game} {self.ordinal:.1f}"
+
+
+class RatingChange(models.Model):
+    """A rating after one rated game (the chart on a player's page)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=32)
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "game", "at"], name="rating_history")]
+
+    def __str__(self):
+        return f"{self.user_id} {self.game} #{self.table_id}: {self.ordinal:.1f}"

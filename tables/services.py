@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts import decks
 from rules import IllegalMove, registry
+from tables import history
 from tables.live import Publication
 from tables.models import Move, Seat, Table
 
@@ -129,7 +130,7 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
 
 @transaction.atomic
 def create_table(
-    user, game: str, players, options=None, private: bool = False, bots=None, move_time=None
+    user, game: str, players, options=None, private: bool = False, bots=None, move_time=None, rated=True
 ) -> Table:
     engine = get_game(game)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -157,7 +158,13 @@ def create_table(
     bot_seats = _bot_seats(bots, players)
     _check_creation_quota(user)
     table = Table.objects.create(
-        game=game, players=players, options=options, private=private, created_by=user, move_time=move_time
+        game=game,
+        players=players,
+        options=options,
+        private=private,
+        created_by=user,
+        move_time=move_time,
+        rated=bool(rated) and not bot_seats,  # never rated with a bot seat
     )
     Seat.objects.bulk_create(
         [
@@ -195,6 +202,14 @@ def play_now(user, game: str, level: str = "casual") -> Table:
     )
     table = create_table(user, game, players, {}, private=True, bots=[{"level": level}] * (players - 1))
     return start_table(table.pk, user)
+
+
+def start_if_full(table: Table, user) -> Table:
+    """Start a new table at once when bots fill every seat but its creator's: nobody else to wait for
+    (the web form and the API alike)."""
+    if table.players > 1 and table.seats.filter(bot="").count() == 1:
+        return start_table(table.pk, user)
+    return table
 
 
 @transaction.atomic
@@ -370,6 +385,7 @@ def _store_progress(
         table.result = {**engine.result(state), "replaced": [s.index for s in seats if s.replaced]}
         table.to_act = []
         fields += ["finished_at", "result"]
+        history.record_finished(table, seats)
     now = timezone.now()
     table.last_move_at = now
     humans_awaited = [i for i in table.to_act if not seats[i].is_bot]

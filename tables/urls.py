@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import views
+from tables import history_views, views
 
 app_name = "tables"
 
@@ -21,5 +21,10 @@ urlpatterns = [
     path("tables/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("games/<slug:slug>/play-now/", views.play_now, name="play_now"),
     path("your-turn/", views.dashboard, name="dashboard"),
-    path("history/", views.history, name="history"),
+    path("history/", history_views.history_page, name="history"),
+    path("tables/<int:pk>/replay/", history_views.replay, name="replay"),
+    path("tables/<int:pk>/export/", history_views.export, name="export"),
+    path("leaderboards/", history_views.leaderboards, name="leaderboards"),
+    path("leaderboards/<slug:slug>/", history_views.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", history_views.player, name="player"),
 ]

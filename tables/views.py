@@ -7,7 +7,6 @@ from contextlib import contextmanager
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -88,11 +87,11 @@ def new_table(request, slug):
                     private=request.POST.get("private") == "on",
                     bots=[{"level": level}] * bot_count,
                     move_time=move_time,
+                    rated=request.POST.get("rated") == "on",
                 )
                 if deck is not None:
                     services.set_deck(table.pk, request.user, deck)
-            if bot_count and bot_count == players - 1:  # nobody else to wait for
-                services.start_table(table.pk, request.user)
+            services.start_if_full(table, request.user)
         except ValueError as exc:
             error = str(exc)
         except services.TableError as exc:
@@ -323,37 +322,6 @@ def dashboard(request):
     waiting = [seat for seat in seats if seat.awaited]
     others = [seat for seat in seats if not seat.awaited]
     return render(request, "tables/dashboard.html", {"waiting": waiting, "others": others})
-
-
-@login_required
-def history(request):
-    game = request.GET.get("game") or ""
-    tables = (
-        Table.objects.filter(status=Table.FINISHED, seats__user=request.user)
-        .prefetch_related("seats__user")
-        .order_by("-finished_at")
-        .distinct()
-    )
-    if game:
-        tables = tables.filter(game=game)
-    page = Paginator(tables, 25).get_page(request.GET.get("page"))
-    rows = []
-    for table in page:
-        seats = list(table.seats.all())
-        me = next(s.index for s in seats if s.user_id == request.user.pk)
-        result = table.result or {"scores": [], "winners": []}
-        rows.append(
-            {
-                "table": table,
-                "opponents": [s.display_name for s in seats if s.index != me],
-                "won": me in result["winners"],
-                "shared": me in result["winners"] and len(result["winners"]) > 1,
-                "score": result["scores"][me] if me < len(result["scores"]) else None,
-            }
-        )
-    return render(
-        request, "tables/history.html", {"page": page, "rows": rows, "games": games_list(), "game": game}
-    )
 
 
 def game_rules(request, slug):

@@ -201,3 +201,26 @@ def test_a_wrong_method_gets_405_json(api, alice):
     a.token = token_for(alice)
     status, body = a.call("POST", "/api/games", {})
     assert status == 405 and "error" in body
+
+
+def test_a_table_whose_other_seats_are_all_bots_starts_at_once_as_on_the_web(api, alice):
+    a = api()
+    a.token = token_for(alice)
+    status, table = a.call(
+        "POST", "/api/tables", {"game": "cosmic_crowns", "players": 3, "bots": [{"level": "casual"}] * 2}
+    )
+    assert status == 201 and table["status"] == "playing" and table["view"] is not None
+    status, waiting = a.call("POST", "/api/tables", {"game": "cosmic_crowns", "players": 3, "bots": [{}]})
+    assert status == 201 and waiting["status"] == "open"  # one seat still free: it waits for a person
+
+
+def test_rated_is_a_bool_and_never_rates_a_table_with_a_bot(api, alice):
+    from tables.models import Table
+
+    a = api()
+    a.token = token_for(alice)
+    assert a.call("POST", "/api/tables", {"game": "cosmic_crowns", "players": 2, "rated": "yes"})[0] == 400
+    _, human = a.call("POST", "/api/tables", {"game": "cosmic_crowns", "players": 2, "rated": False})
+    _, botted = a.call("POST", "/api/tables", {"game": "cosmic_crowns", "players": 2, "bots": [{}]})
+    assert Table.objects.get(pk=human["id"]).rated is False
+    assert Table.objects.get(pk=botted["id"]).rated is False

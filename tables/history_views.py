@@ -1,0 +1,188 @@
+"""Pages for looking back: the match history, a finished game's replay and its export."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from rules import registry
+from tables import history, ratings
+from tables.models import Rating, RatingChange, Table
+from tables.rendering import Snapshot, ranking
+from tables.services import names_of, seat_of
+from tables.views import games_list
+
+HISTORY_PAGE = 25
+
+
+@login_required
+def history_page(request):
+    try:
+        filters = history.HistoryFilters.from_query(request.GET)
+        error = ""
+    except history.FilterError as exc:
+        filters, error = history.HistoryFilters(), str(exc)
+    tables = history.player_history(request.user, request.user, filters).prefetch_related("seats__user")
+    page = Paginator(tables, HISTORY_PAGE).get_page(request.GET.get("page"))
+    ever = (
+        filters.active
+        and history.player_history(request.user, request.user, history.HistoryFilters()).exists()
+    )
+    ctx = {
+        "page": page,
+        "rows": history.history_rows(page, request.user),
+        "games": games_list(),
+        "filters": filters,
+        "filter_query": urlencode(filters.query()),
+        "results": history.HISTORY_RESULTS,
+        "error": error,
+        "any_game": bool(page.paginator.count) or ever,
+    }
+    return render(request, "tables/history.html", ctx)
+
+
+def _finished_table(request, pk) -> Table | HttpResponse:
+    """The table if this visitor may look back at it; 404 if not theirs to see, 409 while not finished."""
+    table, finished = history.look_back(pk, request.user)
+    if table is None:
+        raise Http404("No such table.")
+    if finished:
+        return table
+    return render(request, "tables/replay_unavailable.html", {"table": table}, status=409)
+
+
+def _int(raw, default: int | None) -> int | None:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return default
+
+
+def replay(request, pk):
+    table = _finished_table(request, pk)
+    if isinstance(table, HttpResponse):
+        return table
+    game = history.Replay.of(table)
+    step = min(max(_int(request.GET.get("step"), 0), 0), game.last)
+    own = seat_of(game.seats, request.user)
+    seat = _int(request.GET.get("seat"), own) if request.GET.get("seat") != "watch" else None
+    if seat is not None and not 0 <= seat < table.players:
+        seat = own
+    ctx = replay_context(game, step, seat, request.user)
+    ctx["own_seat"] = own
+    if request.htmx:
+        return render(request, "tables/replay.html#step", ctx)
+    return render(request, "tables/replay.html", ctx)
+
+
+def replay_context(game: history.Replay, step: int, seat: int | None, user) -> dict:
+    """One step of a replay drawn as live play draws it, from ``seat``'s chair (None: a spectator's)."""
+    table, engine = game.table, game.table.engine
+    state = game.state_at(step)
+    ctx = Snapshot(table=table, seats=game.seats, state=state, moves=game.moves[:step]).context(None)
+    names = names_of(game.seats)
+    ctx["viewer"] = seat
+    ctx["view"] = engine.view(state, seat)
+    ctx["to_act"] = [] if engine.is_over(state) else list(engine.to_act(state))
+    ctx["log"] = [
+        {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(seat), "at": m.at}
+        for m in game.moves[:step]
+    ]
+    ctx["ranking"] = ranking(table, names) if step == game.last else None
+    ctx.update(step=step, last=game.last, seat=seat, step_links=_step_links(table, step, seat, game.last))
+    ctx["seat_links"] = [
+        {"label": name, "seat": i, "url": _url(table, step, i), "current": i == seat}
+        for i, name in enumerate(names)
+    ] + [{"label": "Spectator", "seat": None, "url": _url(table, step, None), "current": seat is None}]
+    return ctx
+
+
+def _url(table: Table, step: int, seat: int | None) -> str:
+    return f"/tables/{table.pk}/replay/?" + urlencode(
+        {"step": step, "seat": "watch" if seat is None else seat}
+    )
+
+
+def _step_links(table, step, seat, last) -> dict:
+    return {
+        "first": _url(table, 0, seat),
+        "prev": _url(table, max(step - 1, 0), seat),
+        "next": _url(table, min(step + 1, last), seat),
+        "last": _url(table, last, seat),
+    }
+
+
+def export(request, pk):
+    table = _finished_table(request, pk)
+    if isinstance(table, HttpResponse):
+        return table
+    body = json.dumps(history.export(table), indent=1)
+    response = HttpResponse(body, content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{table.game}-{table.pk}.json"'
+    return response
+
+
+def _page_number(raw) -> int:
+    return max(_int(raw, 1) or 1, 1)
+
+
+def leaderboards(request):
+    return render(request, "tables/leaderboards.html", {"games": games_list()})
+
+
+def leaderboard(request, slug):
+    try:
+        engine = registry.get(slug)
+    except KeyError:
+        raise Http404("No such game.") from None
+    pages = ratings.leaderboard_pages(slug)
+    page = min(_page_number(request.GET.get("page")), pages)
+    ctx = {
+        "engine": engine,
+        "games": games_list(),
+        "rows": ratings.leaderboard(slug, page),
+        "page": page,
+        "pages": pages,
+        "mine": ratings.rank_of(slug, request.user),
+    }
+    return render(request, "tables/leaderboard.html", ctx)
+
+
+def player_record(user, viewer) -> list[dict]:
+    """Per game (every game of the club): played, won, current rating, provisional mark and chart."""
+    played = history.record_by_game(user, viewer)
+    current = {r.game: r for r in Rating.objects.filter(user=user)}
+    changes: dict[str, list] = {}
+    for change in RatingChange.objects.filter(user=user).order_by("at", "id"):
+        changes.setdefault(change.game, []).append(change)
+    return [
+        {
+            "game": g,
+            "played": played.get(g.slug, {}).get("played", 0),
+            "won": played.get(g.slug, {}).get("won", 0),
+            "rating": ratings.shown(current.get(g.slug)),
+            "provisional": ratings.provisional(current.get(g.slug)),
+            "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
+        }
+        for g in games_list()
+    ]
+
+
+def player(request, username):
+    user = get_object_or_404(get_user_model(), username=username)
+    recent = history.player_history(user, request.user, history.HistoryFilters())
+    ctx = {
+        "player": user,
+        "record": player_record(user, request.user),
+        "recent": history.history_rows(recent.prefetch_related("seats__user")[:10], user),
+        "against": None,
+    }
+    if request.user.is_authenticated and request.user != user:
+        ctx["against"] = history.record_against(request.user, user)
+    return render(request, "tables/player.html", ctx)

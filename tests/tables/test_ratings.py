@@ -1,0 +1,175 @@
+"""Ratings (openskill Plackett–Luce), leaderboards and player pages."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from openskill.models import PlackettLuce
+
+from accounts.models import ApiToken
+from tables import ratings, services
+from tables.models import Rating, RatingChange, Table
+from tests.tables.history_games import finished, finished_game
+
+pytestmark = pytest.mark.django_db
+
+
+def places(result, lowest_wins=False):
+    """Each seat's place from a result, worked out here apart from the code under test."""
+    keys = [
+        (s not in result["winners"], result["scores"][s] if lowest_wins else -result["scores"][s])
+        for s in range(len(result["scores"]))
+    ]
+    return [sum(1 for other in set(keys) if other < key) for key in keys]
+
+
+def test_rated_games_between_personas_match_openskill(alice, bob, charlie):
+    model = PlackettLuce()
+    users = [alice, bob, charlie]
+    expected = {u.pk: model.rating() for u in users}
+    for seed in (3, 4):
+        table = finished_game("cosmic_crowns", users, seed=seed)
+        assert table.rated and table.status == Table.FINISHED
+        rank = places(table.result)
+        new = model.rate([[expected[u.pk]] for u in users], ranks=rank)
+        for user, (r,) in zip(users, new, strict=True):
+            expected[user.pk] = r
+        for user in users:
+            got = Rating.objects.get(user=user, game="cosmic_crowns")
+            assert got.mu == pytest.approx(expected[user.pk].mu)
+            assert got.sigma == pytest.approx(expected[user.pk].sigma)
+            assert got.ordinal == pytest.approx(expected[user.pk].ordinal())
+    assert got.games == 2 and ratings.provisional(got)
+    assert RatingChange.objects.filter(user=alice, game="cosmic_crowns").count() == 2
+
+
+def test_low_score_games_rank_the_lowest_first(alice, bob):
+    finished("five_crowns", [alice, bob], [1], [80, 20])
+    assert Rating.objects.get(user=bob).mu > Rating.objects.get(user=alice).mu
+
+
+def test_a_rating_is_provisional_until_ten_games(alice, bob):
+    for n in range(1, 11):
+        finished("chronica", [alice, bob], [0], [5, 2])
+        rating = Rating.objects.get(user=alice, game="chronica")
+        assert rating.games == n and ratings.provisional(rating) == (n < 10)
+
+
+def test_bots_and_replaced_seats_do_not_count(alice, bob, charlie):
+    with_bot = services.create_table(alice, "cosmic_crowns", 2, bots=[{"level": "casual"}], rated=True)
+    assert not with_bot.rated
+    assert services.create_table(alice, "cosmic_crowns", 2, rated=False).rated is False
+    assert services.create_table(alice, "cosmic_crowns", 2).rated is True
+    finished("cosmic_crowns", [alice, bob, charlie], [1], [1, 9, 3], replaced=[1])
+    assert set(Rating.objects.values_list("user__username", flat=True)) == {"alice", "charlie"}
+    finished("cosmic_crowns", [alice, None], [0], [5, 1], rated=False)
+    finished("cosmic_crowns", [alice, bob], [0], [5, 1], replaced=[1])  # one person left: nothing to rate
+    assert Rating.objects.get(user=alice).games == 1 and not Rating.objects.filter(user=bob).exists()
+
+
+def test_a_conceded_game_rates_nobody(alice, bob, settings):
+    settings.BOT_DELAY = 0
+    table = services.create_table(alice, "cosmic_crowns", 2)
+    services.join_table(table.pk, bob)
+    services.start_table(table.pk, alice, seed=5)
+    services.concede(table.pk, alice)
+    services.concede(table.pk, bob)
+    from tests.tables.test_bots_and_clocks import run_bots
+
+    run_bots(limit=20000)
+    assert Table.objects.get(pk=table.pk).status == Table.FINISHED
+    assert not Rating.objects.exists()
+
+
+def test_the_new_table_form_offers_rated(client, alice):
+    client.force_login(alice)
+    client.post("/games/cosmic_crowns/new/", {"players": "2", "rated": "on"})
+    client.post("/games/cosmic_crowns/new/", {"players": "2"})
+    client.post("/games/cosmic_crowns/new/", {"players": "2", "rated": "on", "bots": "1"})
+    assert list(Table.objects.order_by("pk").values_list("rated", flat=True)) == [True, False, False]
+    assert b'name="rated" checked' in client.get("/games/cosmic_crowns/new/").content
+
+
+def many_ratings(n, game="cosmic_crowns", start=0):
+    users = get_user_model().objects.bulk_create(
+        [get_user_model()(username=f"p{start + i:05d}") for i in range(n)]
+    )
+    Rating.objects.bulk_create(
+        [
+            Rating(user=u, game=game, mu=30 - i * 0.01, sigma=2, ordinal=24 - i * 0.01, games=12)
+            for i, u in enumerate(users)
+        ]
+    )
+    return users
+
+
+def test_leaderboard_best_first_with_my_rank_off_the_first_page(client, alice):
+    many_ratings(60)
+    Rating.objects.create(user=alice, game="cosmic_crowns", mu=25, sigma=8, ordinal=23.445, games=3)
+    token = ApiToken.issue(alice)[1]
+    body = client.get("/api/leaderboard/cosmic_crowns", HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert body["game"] == "cosmic_crowns" and len(body["players"]) == ratings.LEADERBOARD_PAGE
+    assert body["players"][0] == {"rank": 1, "username": "p00000", "rating": 24.0, "games": 12}
+    assert [p["rank"] for p in body["players"]] == list(range(1, 51))
+    second = client.get("/api/leaderboard/cosmic_crowns?page=2", HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    assert [p["username"] for p in second["players"]][5:8] == ["p00055", "alice", "p00056"]
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+    assert client.get("/api/leaderboard/chess", **auth).status_code == 404
+    assert client.get("/api/leaderboard/cosmic_crowns?page=zero", **auth).status_code == 400
+    client.force_login(alice)
+    page = client.get("/leaderboards/cosmic_crowns/").content.decode()
+    assert (
+        "Your rank: <strong>#57</strong>" in page
+        and "provisional" in page
+        and "alice" not in page.split("Your rank")[1].split("</table>")[0].split("<tbody>")[1]
+    )
+    assert client.get("/leaderboards/chess/").status_code == 404
+    assert "Leaderboards" in client.get("/leaderboards/").content.decode()
+
+
+def test_player_page_and_api(client, alice, bob):
+    for winners in ([0], [1], [0], [0, 1]):
+        finished("cosmic_crowns", [alice, bob], winners, [3, 3])
+    token = ApiToken.issue(bob)[1]
+    body = client.get("/api/players/alice", HTTP_AUTHORIZATION=f"Bearer {token}").json()
+    rating = Rating.objects.get(user=alice, game="cosmic_crowns")
+    assert body["username"] == "alice"
+    assert body["games"]["cosmic_crowns"] == {
+        "played": 4,
+        "won": 3,
+        "rating": round(rating.ordinal, 1),
+        "provisional": True,
+    }
+    assert body["games"]["five_crowns"] == {"played": 0, "won": 0, "rating": None, "provisional": True}
+    assert client.get("/api/players/nobody", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 404
+    client.force_login(bob)
+    page = client.get("/players/alice/").content.decode()
+    assert "<polyline" in page and "4 played · 3 won" in page
+    assert (
+        "Your record against alice: <strong>1</strong> won, <strong>1</strong> shared, <strong>2</strong> lost"
+        in page
+    )
+    assert page.count("/replay/") == 4
+    assert client.get("/players/nobody/").status_code == 404
+
+
+def count_queries(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx)
+
+
+def test_leaderboard_and_player_pages_cost_the_same_queries_at_any_size(client, alice, bob):
+    client.force_login(bob)
+    finished("cosmic_crowns", [alice, bob], [0], [1, 0])
+    many_ratings(5)
+    board, page = (
+        count_queries(client, "/leaderboards/cosmic_crowns/"),
+        count_queries(client, "/players/alice/"),
+    )
+    for _ in range(12):
+        finished("cosmic_crowns", [alice, bob], [1], [1, 0])
+        finished("five_crowns", [alice, bob, None], [0], [1, 0, 3], rated=False)
+    many_ratings(120, start=100)
+    assert count_queries(client, "/leaderboards/cosmic_crowns/") == board
+    assert count_queries(client, "/players/alice/") == page
