@@ -374,14 +374,18 @@ class LiveTable:
 
     async def open(self) -> None:
         """Create, fill and start a table; open every seat's socket and take its first frame."""
-        app, creator = self.app, self.app.players[0]
+        # The table's four players, creator first, taken in turn from the pool (an account may open only
+        # so many tables a minute).
+        app = self.app
+        four = [app.players[(self.slot * SEATS + i) % len(app.players)] for i in range(SEATS)]
+        creator = four[0]
         status, table = await app.call(
             self.port, "POST", "/api/tables", creator.token, {"game": GAME, "players": SEATS}
         )
         if status != 201:
             raise BenchError(f"{app.name}: POST /api/tables answered {status} {table}")
         self.id, self.seats = table["id"], {0: creator}
-        for player in app.players[1:SEATS]:
+        for player in four[1:]:
             status, joined = await app.call(
                 self.port, "POST", f"/api/tables/{self.id}/join", player.token, {}
             )
