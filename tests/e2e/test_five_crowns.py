@@ -47,7 +47,7 @@ def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
     alice.click("button[data-fc-arrange]")
     alice.reload()
     alice.wait_for_function(
-        "Number(document.documentElement.dataset.fcSwaps || 0) >= 1"
+        "() => Number(document.documentElement.dataset.fcSwaps || 0) >= 1"
     )  # the socket's first frame
     assert hand_codes(alice) == moved
     # Dragging the last card to the front reorders too.
