@@ -7,11 +7,15 @@ import re
 from accounts.limits import parse_id
 from accounts.models import Deck
 
-DECK_GAMES = {"chronica"}
-
 
 def needs_deck(slug: str) -> bool:
-    return slug in DECK_GAMES
+    """Whether each player brings a deck of their own to this game's tables (the game says so)."""
+    from rules import registry
+
+    try:
+        return bool(getattr(registry.get(slug), "players_bring_decks", False))
+    except (KeyError, TypeError):
+        return False
 
 
 def _chronica():

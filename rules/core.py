@@ -36,6 +36,8 @@ class Game(Protocol):
     max_players: int
     options: dict[str, dict[str, Any]]
     low_score_wins: bool  # the result's scores are penalties: the lowest total wins
+    play_now_players: int | None  # seats of a "Play now" table (None: min_players)
+    players_bring_decks: bool  # each player brings a deck of their own (options["decks"])
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State: ...
     def to_act(self, state: State) -> list[int]: ...
@@ -139,6 +141,9 @@ class BaseGame:
     max_players = 2
     options: dict[str, dict[str, Any]] = {}
     low_score_wins = False  # True where the scores are penalties (Five Crowns)
+    play_now_players: int | None = None  # seats of a "Play now" table (None: the fewest the game allows)
+    players_bring_decks = False  # each player brings a deck of their own to the table (Chronica)
+    preview_on_demand = False  # True where ``preview`` is costly: pages ask for it one move at a time
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State:
         if not isinstance(players, int) or isinstance(players, bool):

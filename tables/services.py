@@ -197,9 +197,7 @@ def _check_creation_quota(user) -> None:
 def play_now(user, game: str, level: str = "casual") -> Table:
     """A table at once: the player in seat 0, bots in the others, started."""
     engine = get_game(game)
-    players = (
-        max(engine.min_players, min(3, engine.max_players)) if game == "cosmic_crowns" else engine.min_players
-    )
+    players = engine.play_now_players or engine.min_players
     table = create_table(user, game, players, {}, private=True, bots=[{"level": level}] * (players - 1))
     return start_table(table.pk, user)
 

@@ -81,6 +81,7 @@ class Chronica(BaseGame):
         "decks": {"type": "any", "default": None, "label": "Decks (one list of 30 card codes per seat)"},
         "shared_deck": {"type": "bool", "default": False, "label": "Shared deck and river"},
     }
+    players_bring_decks = True  # a 30-card deck each (options["decks"])
     preview_on_demand = True  # ``preview`` plays the move on a copy: asked for one move at a time
 
     # --- set-up ------------------------------------------------------------------------

@@ -67,6 +67,7 @@ class CosmicCrowns(BaseGame):
     title = "Cosmic Crowns"
     min_players = 2
     max_players = 6
+    play_now_players = 3  # a trick game plays best with three
     options = {
         "mode": {"type": "choice", "choices": ["easy", "hard"], "default": "easy", "label": "Mode"},
         "reverse": {"type": "bool", "default": False, "label": "Reverse variant (then 1 to 10 cards)"},
