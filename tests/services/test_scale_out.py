@@ -217,9 +217,9 @@ def test_a_bots_only_table_plays_to_the_end_with_two_workers(cluster):
     status, table = api(
         p1, "POST", "/api/tables", a, {"game": "cosmic_crowns", "players": 2, "bots": [{"level": "casual"}]}
     )
-    assert status == 201 and table["seats"][1]["bot"] == "casual"
+    # Bots fill every other seat: the table starts at once (CONTRACTS §2), as on the web.
+    assert status == 201 and table["seats"][1]["bot"] == "casual" and table["status"] == "playing"
     tid = table["id"]
-    assert api(p1, "POST", f"/api/tables/{tid}/start", a)[0] == 200
     assert api(p2, "POST", f"/api/tables/{tid}/concede", a)[0] == 200  # now only bots play
     deadline = time.time() + 240
     while time.time() < deadline:
