@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from django import template
 
@@ -230,6 +231,37 @@ def palette(art: str) -> list[str]:
     return out[:3]
 
 
+# The card palettes live in static/css/games/cosplay.css between these lines (a frame then carries no
+# per-card style); tests/tables/test_cosplay_board.py checks the block matches the catalogue. Rewrite it with
+# .venv/bin/python -c "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='config.settings';django.setup();
+# from tables.templatetags.cosplay import write_palette_css;write_palette_css()"
+PALETTE_START = "/* Card palettes: generated from the catalogue by write_palette_css() in tables/templatetags/cosplay.py */"
+PALETTE_END = "/* End of the card palettes */"
+CSS_PATH = Path(__file__).resolve().parents[2] / "static/css/games/cosplay.css"
+
+
+def palette_css() -> str:
+    """The palette rules of every card, keyed by its code (``.cp-card[data-card="…"]{--p1:…;--p2:…;--p3:…}``)."""
+    rules = []
+    for code in sorted(CARDS):
+        p1, p2, p3 = palette(CARDS[code]["art"])
+        rules.append(f'.cp-card[data-card="{code}"]{{--p1:{p1};--p2:{p2};--p3:{p3}}}')
+    return "\n".join([PALETTE_START, *rules, PALETTE_END])
+
+
+def css_palette_block(css: str) -> str:
+    """The generated block of ``css`` (empty when missing)."""
+    start, end = css.find(PALETTE_START), css.find(PALETTE_END)
+    return css[start : end + len(PALETTE_END)] if start >= 0 and end > start else ""
+
+
+def write_palette_css(path: Path = CSS_PATH) -> None:
+    css = path.read_text()
+    old = css_palette_block(css)
+    css = css.replace(old, palette_css()) if old else css.rstrip("\n") + "\n" + palette_css() + "\n"
+    path.write_text(css)
+
+
 def amounts_list(values: dict | None) -> list[dict]:
     """``{"badass": 3, "any": 2}`` -> ``[{"res": "badass", "n": 3, "label": "BADASS"}, ...]`` in a fixed order."""
     values = values or {}
@@ -245,7 +277,6 @@ def cp_card(code):
     card = CARDS.get(code)
     if card is None:
         return None
-    p1, p2, p3 = palette(card["art"])
     ability = card["ability"]
     text = describe(code)
     # The tooltip spells out what the face shows as coloured numbers (the name and text are on the card).
@@ -263,7 +294,6 @@ def cp_card(code):
         "name": card["name"],
         "kind": card["kind"],
         "motif": MOTIFS.get(code, "star"),
-        "style": f"--p1:{p1};--p2:{p2};--p3:{p3}",
         "cost": amounts_list(card["cost"]),
         "points": amounts_list(card["points"]),
         "points_json": json.dumps(card["points"], sort_keys=True),

@@ -12,6 +12,7 @@ import pytest
 from accounts.models import ApiToken
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
+from tables.templatetags.cosplay import CSS_PATH, css_palette_block, palette_css
 from tests.html import card_codes as cards_on
 from tests.html import moves_posted
 from tests.rules.cosplay.helpers import clear_influences, set_hand, to_assist, to_zone
@@ -339,3 +340,11 @@ def test_drama_in_hand_is_marked_as_going_back_to_the_reserve(table2, client_for
     put_state(table2, state)
     page = page_of(client_for(alice), table2)
     assert f'data-card="{drama}"' in page and "back to the Drama reserve at your next turn" in page
+
+
+def test_the_card_palettes_in_the_stylesheet_match_the_catalogue():
+    """Frames carry no per-card style: each card's colours come from a block of cosplay.css generated from
+    the catalogue, which must not drift from it (rewrite it with write_palette_css())."""
+    block = css_palette_block(CSS_PATH.read_text())
+    assert block == palette_css()
+    assert block.count("data-card=") == len(CARDS)
