@@ -314,6 +314,13 @@ def cp_name(code):
 
 
 @register.filter
+def cp_gives(code):
+    """The printed points of a card (to tell when a character with equipment or a combo gives more)."""
+    card = CARDS.get(code)
+    return card["points"] if card else {}
+
+
+@register.filter
 def cp_amounts(values):
     return amounts_list(values)
 

@@ -112,7 +112,11 @@ def test_each_seat_sees_its_own_cards_and_nothing_hidden(
             own_down = [e["card"] for e in me["assist"] if not e["up"]]
             for code in own_down:
                 assert f'face-down-mine" data-card="{code}"' in board
-            assert board.count("arrives next turn") == sum(
+            # Another player's face-down cards are one back with their number (one back per card of mine).
+            backs = board.count('aria-label="Face-down card"') + sum(
+                int(n) for n in re.findall(r'aria-label="(\d+) face-down cards"', board)
+            )
+            assert board.count(" face-down-mine") + backs == sum(
                 1 for s in state["seats"] for e in s["assist"] if not e["up"]
             )
         spectator = page_of(client, table3)
@@ -244,7 +248,10 @@ def test_the_mat_shows_zones_piles_drama_graveyard_and_scores(table2, client_for
     put_state(table2, state)
     page = page_of(client, table2)
     board = board_of(page)
-    assert board.count('class="arrow"') == 5 and "leaves next" in board
+    # Zones 1-5 point on with an arrow drawn by the stylesheet (.cp-zone:not(.leaving)::after); zone 6 leaves.
+    assert (
+        board.count('class="cp-zone"') == 5 and 'class="cp-zone leaving"' in board and "leaves next" in board
+    )
     zone6 = board[board.index('data-zone="6"') :]
     assert state["zones"][5] is None or f'data-card="{state["zones"][5]}"' in zone6[: zone6.index("</li>")]
     assert f"<strong>{len(state['library'])}</strong> card" in board
