@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from django import template
@@ -296,7 +297,7 @@ def cp_card(code):
         "motif": MOTIFS.get(code, "star"),
         "cost": amounts_list(card["cost"]),
         "points": amounts_list(card["points"]),
-        "points_json": json.dumps(card["points"], sort_keys=True),
+        "points_json": cp_json(card["points"]),
         "ability_kind": ability["kind"] if ability else None,
         "ability_label": KIND_LABEL[ability["kind"]] if ability else None,
         "text": text,
@@ -321,6 +322,12 @@ def cp_gives(code):
 
 
 @register.filter
+def cp_counted(codes):
+    """``["st-badass", "st-kawaii", "st-badass"]`` -> ``[("st-badass", 2), ("st-kawaii", 1)]`` (first-seen order)."""
+    return list(Counter(codes).items())
+
+
+@register.filter
 def cp_amounts(values):
     return amounts_list(values)
 
@@ -328,7 +335,7 @@ def cp_amounts(values):
 @register.filter
 def cp_json(value):
     """A JSON string for a data attribute (points, needs: public numbers, never card codes of hidden cards)."""
-    return json.dumps(value, sort_keys=True)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @register.filter
