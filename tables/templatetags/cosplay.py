@@ -236,14 +236,18 @@ def palette(art: str) -> list[str]:
 # per-card style); tests/tables/test_cosplay_board.py checks the block matches the catalogue. Rewrite it with
 # .venv/bin/python -c "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='config.settings';django.setup();
 # from tables.templatetags.cosplay import write_palette_css;write_palette_css()"
-PALETTE_START = "/* Card palettes: generated from the catalogue by write_palette_css() in tables/templatetags/cosplay.py */"
-PALETTE_END = "/* End of the card palettes */"
+PALETTE_START = (
+    "/* Card palettes and ability words: generated from the catalogue by write_palette_css() in"
+    " tables/templatetags/cosplay.py */"
+)
+PALETTE_END = "/* End of the generated rules */"
 CSS_PATH = Path(__file__).resolve().parents[2] / "static/css/games/cosplay.css"
 
 
 def palette_css() -> str:
-    """The palette rules of every card, keyed by its code (``.cp-card[data-card="…"]{--p1:…;--p2:…;--p3:…}``)."""
-    rules = []
+    """The palette rules of every card, keyed by its code (``.cp-card[data-card="…"]{--p1:…;--p2:…;--p3:…}``),
+    and the word that opens an ability's text (``.act-support .cp-text::before{content:"Support: "}``)."""
+    rules = [f'.act-{kind} .cp-text::before{{content:"{label}: "}}' for kind, label in KIND_LABEL.items()]
     for code in sorted(CARDS):
         p1, p2, p3 = palette(CARDS[code]["art"])
         rules.append(f'.cp-card[data-card="{code}"]{{--p1:{p1};--p2:{p2};--p3:{p3}}}')

@@ -349,9 +349,10 @@ def test_drama_in_hand_is_marked_as_going_back_to_the_reserve(table2, client_for
     assert f'data-card="{drama}"' in page and "back to the Drama reserve at your next turn" in page
 
 
-def test_the_card_palettes_in_the_stylesheet_match_the_catalogue():
-    """Frames carry no per-card style: each card's colours come from a block of cosplay.css generated from
-    the catalogue, which must not drift from it (rewrite it with write_palette_css())."""
+def test_the_generated_card_rules_in_the_stylesheet_match_the_catalogue():
+    """Frames carry no per-card style nor ability word: each card's colours and the word opening its ability
+    text come from a block of cosplay.css generated from the catalogue, which must not drift from it (rewrite
+    it with write_palette_css())."""
     block = css_palette_block(CSS_PATH.read_text())
     assert block == palette_css()
     assert block.count("data-card=") == len(CARDS)
