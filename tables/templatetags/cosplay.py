@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
+from pathlib import Path
 
 from django import template
 
@@ -230,6 +232,41 @@ def palette(art: str) -> list[str]:
     return out[:3]
 
 
+# The card palettes live in static/css/games/cosplay.css between these lines (a frame then carries no
+# per-card style); tests/tables/test_cosplay_board.py checks the block matches the catalogue. Rewrite it with
+# .venv/bin/python -c "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='config.settings';django.setup();
+# from tables.templatetags.cosplay import write_palette_css;write_palette_css()"
+PALETTE_START = (
+    "/* Card palettes and ability words: generated from the catalogue by write_palette_css() in"
+    " tables/templatetags/cosplay.py */"
+)
+PALETTE_END = "/* End of the generated rules */"
+CSS_PATH = Path(__file__).resolve().parents[2] / "static/css/games/cosplay.css"
+
+
+def palette_css() -> str:
+    """The palette rules of every card, keyed by its code (``.cp-card[data-card="…"]{--p1:…;--p2:…;--p3:…}``),
+    and the word that opens an ability's text (``.act-support .cp-text::before{content:"Support: "}``)."""
+    rules = [f'.act-{kind} .cp-text::before{{content:"{label}: "}}' for kind, label in KIND_LABEL.items()]
+    for code in sorted(CARDS):
+        p1, p2, p3 = palette(CARDS[code]["art"])
+        rules.append(f'.cp-card[data-card="{code}"]{{--p1:{p1};--p2:{p2};--p3:{p3}}}')
+    return "\n".join([PALETTE_START, *rules, PALETTE_END])
+
+
+def css_palette_block(css: str) -> str:
+    """The generated block of ``css`` (empty when missing)."""
+    start, end = css.find(PALETTE_START), css.find(PALETTE_END)
+    return css[start : end + len(PALETTE_END)] if start >= 0 and end > start else ""
+
+
+def write_palette_css(path: Path = CSS_PATH) -> None:
+    css = path.read_text()
+    old = css_palette_block(css)
+    css = css.replace(old, palette_css()) if old else css.rstrip("\n") + "\n" + palette_css() + "\n"
+    path.write_text(css)
+
+
 def amounts_list(values: dict | None) -> list[dict]:
     """``{"badass": 3, "any": 2}`` -> ``[{"res": "badass", "n": 3, "label": "BADASS"}, ...]`` in a fixed order."""
     values = values or {}
@@ -245,7 +282,6 @@ def cp_card(code):
     card = CARDS.get(code)
     if card is None:
         return None
-    p1, p2, p3 = palette(card["art"])
     ability = card["ability"]
     text = describe(code)
     # The tooltip spells out what the face shows as coloured numbers (the name and text are on the card).
@@ -263,10 +299,9 @@ def cp_card(code):
         "name": card["name"],
         "kind": card["kind"],
         "motif": MOTIFS.get(code, "star"),
-        "style": f"--p1:{p1};--p2:{p2};--p3:{p3}",
         "cost": amounts_list(card["cost"]),
         "points": amounts_list(card["points"]),
-        "points_json": json.dumps(card["points"], sort_keys=True),
+        "points_json": cp_json(card["points"]),
         "ability_kind": ability["kind"] if ability else None,
         "ability_label": KIND_LABEL[ability["kind"]] if ability else None,
         "text": text,
@@ -284,6 +319,19 @@ def cp_name(code):
 
 
 @register.filter
+def cp_gives(code):
+    """The printed points of a card (to tell when a character with equipment or a combo gives more)."""
+    card = CARDS.get(code)
+    return card["points"] if card else {}
+
+
+@register.filter
+def cp_counted(codes):
+    """``["st-badass", "st-kawaii", "st-badass"]`` -> ``[("st-badass", 2), ("st-kawaii", 1)]`` (first-seen order)."""
+    return list(Counter(codes).items())
+
+
+@register.filter
 def cp_amounts(values):
     return amounts_list(values)
 
@@ -291,7 +339,7 @@ def cp_amounts(values):
 @register.filter
 def cp_json(value):
     """A JSON string for a data attribute (points, needs: public numbers, never card codes of hidden cards)."""
-    return json.dumps(value, sort_keys=True)
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 @register.filter

@@ -12,6 +12,7 @@ import pytest
 from accounts.models import ApiToken
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
+from tables.templatetags.cosplay import CSS_PATH, css_palette_block, palette_css
 from tests.html import card_codes as cards_on
 from tests.html import moves_posted
 from tests.rules.cosplay.helpers import clear_influences, set_hand, to_assist, to_zone
@@ -111,7 +112,11 @@ def test_each_seat_sees_its_own_cards_and_nothing_hidden(
             own_down = [e["card"] for e in me["assist"] if not e["up"]]
             for code in own_down:
                 assert f'face-down-mine" data-card="{code}"' in board
-            assert board.count("arrives next turn") == sum(
+            # Another player's face-down cards are one back with their number (one back per card of mine).
+            backs = board.count('aria-label="Face-down card"') + sum(
+                int(n) for n in re.findall(r'aria-label="(\d+) face-down cards"', board)
+            )
+            assert board.count(" face-down-mine") + backs == sum(
                 1 for s in state["seats"] for e in s["assist"] if not e["up"]
             )
         spectator = page_of(client, table3)
@@ -243,7 +248,10 @@ def test_the_mat_shows_zones_piles_drama_graveyard_and_scores(table2, client_for
     put_state(table2, state)
     page = page_of(client, table2)
     board = board_of(page)
-    assert board.count('class="arrow"') == 5 and "leaves next" in board
+    # Zones 1-5 point on with an arrow drawn by the stylesheet (.cp-zone:not(.leaving)::after); zone 6 leaves.
+    assert (
+        board.count('class="cp-zone"') == 5 and 'class="cp-zone leaving"' in board and "leaves next" in board
+    )
     zone6 = board[board.index('data-zone="6"') :]
     assert state["zones"][5] is None or f'data-card="{state["zones"][5]}"' in zone6[: zone6.index("</li>")]
     assert f"<strong>{len(state['library'])}</strong> card" in board
@@ -339,3 +347,12 @@ def test_drama_in_hand_is_marked_as_going_back_to_the_reserve(table2, client_for
     put_state(table2, state)
     page = page_of(client_for(alice), table2)
     assert f'data-card="{drama}"' in page and "back to the Drama reserve at your next turn" in page
+
+
+def test_the_generated_card_rules_in_the_stylesheet_match_the_catalogue():
+    """Frames carry no per-card style nor ability word: each card's colours and the word opening its ability
+    text come from a block of cosplay.css generated from the catalogue, which must not drift from it (rewrite
+    it with write_palette_css())."""
+    block = css_palette_block(CSS_PATH.read_text())
+    assert block == palette_css()
+    assert block.count("data-card=") == len(CARDS)
