@@ -161,6 +161,9 @@ SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
 # deployment has one). 0, the default, trusts no header and uses the connection's REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(env("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 # What one account may own.
+# What one account may create: tables not yet over, and new tables a minute (429 past either).
+MAX_UNFINISHED_TABLES = int(env("MAX_UNFINISHED_TABLES", "50"))
+TABLE_CREATE_LIMIT = int(env("TABLE_CREATE_LIMIT", "30"))
 API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
 # --- end of accounts hardening ----------------------------------------------------------------------------

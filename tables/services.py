@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Case, Value, When
@@ -99,8 +100,8 @@ MOVE_TIMES = {  # the clock choices offered when creating a table (seconds per m
 }
 MOVE_TIME_MIN, MOVE_TIME_MAX = 60, 7 * 24 * 3600  # the API may ask for any clock in between
 # What one account may create: tables not yet over, and new tables per window of seconds.
-MAX_UNFINISHED_TABLES = 50  # (a load client runs 25 tables from one account)
-CREATE_LIMIT, CREATE_WINDOW = 30, 60
+MAX_UNFINISHED_TABLES = settings.MAX_UNFINISHED_TABLES
+CREATE_LIMIT, CREATE_WINDOW = settings.TABLE_CREATE_LIMIT, 60
 
 
 def _bot_seats(bots, players: int) -> dict[int, str]:
