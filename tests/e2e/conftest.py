@@ -200,8 +200,10 @@ def open_two_player_table(server, host, guest, game: str, guest_name: str, **cho
     host.wait_for_url(re.compile(r"/tables/\d+/$"))
     table_url = host.url
     guest.goto(table_url)
-    guest.click("text=Join this table")
+    with guest.expect_navigation():  # the action answers htmx with a refresh
+        guest.click("text=Join this table")
     guest.wait_for_selector(f".seat-chip.me >> text={guest_name}")
     host.wait_for_selector(f".seat-chip >> text={guest_name}")  # live, without reloading
-    host.click("button:has-text('Start')")
+    with host.expect_navigation():  # the action answers htmx with a refresh
+        host.click("button:has-text('Start')")
     return table_url

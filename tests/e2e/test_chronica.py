@@ -89,10 +89,12 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
     table_url = alice.url
     bob.goto(table_url)
     bob.select_option("select[name=deck]", "starter:glaive-et-plume")
-    bob.click("text=Join this table")
+    with bob.expect_navigation():  # the action answers htmx with a refresh
+        bob.click("text=Join this table")
     bob.wait_for_selector(f".seat-chip.me >> text={b_name}")
     alice.wait_for_selector(f".seat-chip >> text={b_name}")
-    alice.click("button:has-text('Start')")
+    with alice.expect_navigation():  # the action answers htmx with a refresh
+        alice.click("button:has-text('Start')")
     alice.wait_for_selector(".cu-board")
     bob.wait_for_selector(".cu-board")
     shot(alice, "chronica-02-mulligan-desktop")

@@ -21,11 +21,13 @@ def test_two_players_play_a_whole_easy_game_live(server, new_page):
     shot(alice, "cc-01-open-table")
 
     bob.goto(table_url)
-    bob.click("text=Join this table")
+    with bob.expect_navigation():  # the action answers htmx with a refresh
+        bob.click("text=Join this table")
     bob.wait_for_selector(f".seat-chip.me >> text={b_name}")
     # Alice's page learns of Bob live, without reloading, and her Start button comes alive.
     alice.wait_for_selector(f".seat-chip >> text={b_name}")
-    alice.click("button:has-text('Start')")
+    with alice.expect_navigation():  # the action answers htmx with a refresh
+        alice.click("button:has-text('Start')")
     alice.wait_for_selector(".cc-board")
     bob.wait_for_selector(".cc-board")  # live, no reload
     shot(alice, "cc-02-started-desktop")
