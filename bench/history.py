@@ -4,26 +4,12 @@ club: many players and finished games, bulk-created. Target: 50 ms median each.
 Run: python bench/history.py [--players N --games N] [--full (10,000 players, 100,000 games)] [--runs N]"""
 
 import argparse
-import os
-import pathlib
 import random
 import statistics
-import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["SQLITE_PATH"] = str(pathlib.Path(tempfile.mkdtemp()) / "bench.sqlite3")
-os.environ.pop("DATABASE_URL", None)
-os.environ["WORKER_IN_PROCESS"] = "false"
-
-import django  # noqa: E402
-
-django.setup()
-
+import moves  # noqa: E402, F401  (its preamble sets Django up on a temporary SQLite file, as wanted here)
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402

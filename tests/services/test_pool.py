@@ -7,21 +7,16 @@ process from 51 to 85 to 100 connections, and then every request answered 500 "t
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.conftest import require_or_skip
-from tests.e2e.conftest import ROOT, free_port, start_daphne
-from tests.services.test_scale_out import PG, REDIS, services_up
+from tests.e2e.conftest import free_port, start_daphne
+from tests.services.test_scale_out import PG, fresh_site
 from tests.test_config import shell
 
 pytestmark = pytest.mark.services
@@ -83,29 +78,12 @@ class ConnectionWatch:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not services_up():
-        require_or_skip(
-            "REQUIRE_SERVICES", "PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are needed"
-        )
-    import psycopg
+    settings = {"DATABASE_POOL_MAX": str(POOL_MAX), "WORKER_IN_PROCESS": "false"}
+    with fresh_site(tmp_path_factory, "pool", **settings) as (env, name, tmp):
+        yield from _site(env, name, tmp)
 
-    name = f"cardclub_pool_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    tmp = tmp_path_factory.mktemp("pool")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": PG.format(name),
-        "DATABASE_POOL_MAX": str(POOL_MAX),
-        "REDIS_URL": REDIS,
-        "WORKER_IN_PROCESS": "false",
-        "DJANGO_DEBUG": "true",
-        "BOT_DELAY": "0",
-    }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+
+def _site(env, name, tmp):
     script = (
         "import json\n"
         "from django.contrib.auth.models import User\n"
@@ -126,12 +104,12 @@ def site(tmp_path_factory):
         procs.append(start_daphne(env, port, tmp / f"daphne-{port}.log"))
         return port
 
-    yield {"name": name, "tokens": tokens, "table": table, "start": start, "tmp": tmp}
-    for proc in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    try:
+        yield {"name": name, "tokens": tokens, "table": table, "start": start, "tmp": tmp}
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def burst(site, ports) -> tuple[list, list]:

@@ -16,6 +16,7 @@ import threading
 import urllib.error
 import urllib.request
 import uuid
+from contextlib import contextmanager
 
 import pytest
 
@@ -40,18 +41,20 @@ def services_up() -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
+@contextmanager
+def fresh_site(tmp_path_factory, label: str, **settings: str):
+    """A fresh, migrated PostgreSQL database (dropped afterwards) and the environment of a site on it and
+    on Redis: (env, database name, a temporary folder for logs). Skips, or fails under REQUIRE_SERVICES,
+    when the services are not running."""
     if not services_up():
         require_or_skip(
             "REQUIRE_SERVICES", "PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are needed"
         )
     import psycopg
 
-    name = f"cardclub_scaleout_{uuid.uuid4().hex[:8]}"
+    name = f"cardclub_{label}_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(PG.format("test"), autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
-    tmp = tmp_path_factory.mktemp("scale")
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -59,10 +62,25 @@ def cluster(tmp_path_factory):
         "REDIS_URL": REDIS,
         "DJANGO_DEBUG": "true",
         "BOT_DELAY": "0",
+        **settings,
     }
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-    )
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+        yield env, name, tmp_path_factory.mktemp(label)
+    finally:
+        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    with fresh_site(tmp_path_factory, "scaleout") as (env, _, tmp):
+        yield from _cluster(env, tmp)
+
+
+def _cluster(env, tmp):
     script = (
         "from django.contrib.auth.models import User\n"
         "from accounts.models import ApiToken\n"
@@ -92,12 +110,12 @@ def cluster(tmp_path_factory):
                 stderr=subprocess.STDOUT,
             )
         )
-    yield {"ports": ports, "tokens": tokens, "env": env}
-    for proc in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    try:
+        yield {"ports": ports, "tokens": tokens, "env": env}
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def api(port, method, path, token, body=None):
