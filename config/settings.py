@@ -160,7 +160,6 @@ SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
 # The client address: how many proxies in front of the site append to X-Forwarded-For (the README's
 # deployment has one). 0, the default, trusts no header and uses the connection's REMOTE_ADDR.
 TRUSTED_PROXY_COUNT = int(env("DJANGO_TRUSTED_PROXY_COUNT", "0"))
-# What one account may own.
 # What one account may create: tables not yet over, and new tables a minute (429 past either).
 MAX_UNFINISHED_TABLES = int(env("MAX_UNFINISHED_TABLES", "50"))
 TABLE_CREATE_LIMIT = int(env("TABLE_CREATE_LIMIT", "30"))

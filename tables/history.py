@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date
+from itertools import islice
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -45,9 +46,9 @@ def look_back(pk, viewer) -> tuple[Table | None, bool]:
         return None, False
     if table.status == Table.FINISHED:
         return (table, True) if visible_tables(viewer).filter(pk=pk).exists() else (None, False)
-    if table.private and not (
-        viewer and viewer.is_authenticated and table.seats.filter(user=viewer).exists()
-    ):
+    from tables.access import may_watch  # (access needs services, which needs this module)
+
+    if not may_watch(table, viewer):  # the one rule of who sees a table being played
         return None, False
     return table, False
 
@@ -296,11 +297,7 @@ class Replay:
 
     def state_at(self, step: int):
         """The state after the first ``step`` moves, from the seed (never from the stored snapshot)."""
-        engine = self.table.engine
-        state = engine.setup(players=self.table.players, seed=self.table.seed, options=self.table.options)
-        for move in self.moves[:step]:
-            state = engine.apply(state, move.seat, move.move)
-        return state
+        return next(islice(self.states(), step, None))
 
     def states(self):
         """Every step's state in turn, from the start to the end."""

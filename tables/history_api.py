@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import JsonResponse
 
+from accounts.limits import parse_id
 from rules import registry
 from tables import history, ratings
 from tables.api import api_view, error
@@ -54,10 +55,10 @@ def check(request):
 def leaderboard(request, slug):
     if slug not in registry.games():
         return error("No such game.", 404)
-    page = request.GET.get("page") or "1"
-    if not page.isdigit() or int(page) < 1:
+    page = parse_id(request.GET.get("page") or "1")  # (ASCII digits only: "²".isdigit() is True)
+    if page is None:
         return error("page is a whole number from 1.", 400)
-    rows = ratings.leaderboard(slug, int(page))
+    rows = ratings.leaderboard(slug, page)
     return JsonResponse(
         {"game": slug, "players": [{k: r[k] for k in ("rank", "username", "rating", "games")} for r in rows]}
     )

@@ -38,17 +38,23 @@ class Snapshot:
     table: Table
     seats: list[Seat]
     state: Any  # the engine's state (None before the start)
-    moves: list[Move]
+    moves: list[Move] | None = None  # the log's moves; None: read when a frame is first drawn
     _logs: dict = field(default_factory=dict)  # rendered logs, by their lines (most viewers share one)
 
     @classmethod
     def read(cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None) -> Snapshot:
-        """Read what is not given: the seats, the state (from the snapshot column), the recent moves."""
+        """Read what is not given: the seats and the state (from the snapshot column); the recent moves
+        are read when a frame is first drawn (a change nobody watches costs no query for them)."""
         if seats is None:
             seats = list(table.seats.select_related("user").order_by("index"))
         if state is None and table.state is not None:
             state = table.engine.load(table.state)
-        return cls(table=table, seats=seats, state=state, moves=recent_moves(table))
+        return cls(table=table, seats=seats, state=state)
+
+    def log_moves(self) -> list[Move]:
+        if self.moves is None:
+            self.moves = recent_moves(self.table)
+        return self.moves
 
     def viewer_of(self, user) -> int | None:
         return seat_of(self.seats, user)
@@ -107,7 +113,7 @@ class Snapshot:
                 ctx["ranking"] = ranking(table, names)
         ctx["log"] = [
             {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(viewer), "at": m.at}
-            for m in self.moves
+            for m in self.log_moves()
         ]
         return ctx
 

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from accounts import decks
+from accounts.throttle import charge
 from rules import IllegalMove, registry
 from tables import history
 from tables.live import Publication
@@ -108,7 +108,11 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
     """{seat: level} from the API's "bots": [{"seat"?, "level"?}]; a bot without a seat takes the lowest free one."""
     if bots is None:
         return {}
-    if not isinstance(bots, list) or not all(isinstance(b, dict) for b in bots):
+    if not isinstance(bots, list):
+        raise BadRequest('bots must be a list of objects like {"seat": 1, "level": "casual"}.')
+    if len(bots) > players - 1:  # (before looking at each one: the list may be huge)
+        raise BadRequest(f"There are more bots than free seats ({players - 1} at most).")
+    if not all(isinstance(b, dict) for b in bots):
         raise BadRequest('bots must be a list of objects like {"seat": 1, "level": "casual"}.')
     chosen: dict[int, str] = {}
     for bot in bots:
@@ -117,10 +121,9 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
             raise BadRequest(f"A bot's level is one of {', '.join(BOT_LEVELS)}.")
         seat = bot.get("seat")
         if seat is None:
-            free = [i for i in range(1, players) if i not in chosen]
-            if not free:
-                raise BadRequest("There are more bots than free seats.")
-            seat = free[0]
+            seat = next(
+                i for i in range(1, players) if i not in chosen
+            )  # (there is one: len(bots) < players)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat < players:
             raise BadRequest(f"A bot's seat is from 1 to {players - 1} (the creator takes seat 0).")
         if seat in chosen:
@@ -154,8 +157,6 @@ def create_table(
         raise BadRequest(
             f"The clock is a number of seconds per move, from {MOVE_TIME_MIN} to {MOVE_TIME_MAX} (7 days)."
         )
-    if isinstance(bots, list) and len(bots) > players - 1:
-        raise BadRequest(f"There are more bots than free seats ({players - 1} at most).")
     bot_seats = _bot_seats(bots, players)
     _check_creation_quota(user)
     table = Table.objects.create(
@@ -183,15 +184,7 @@ def _check_creation_quota(user) -> None:
         raise TooMany(
             f"You have {unfinished} tables open or being played: finish or cancel some before opening another."
         )
-    # A fixed window counted atomically in the cache (Redis in production): add() then incr().
-    key = f"tables-created:{user.pk}:{int(timezone.now().timestamp()) // CREATE_WINDOW}"
-    cache.add(key, 0, CREATE_WINDOW * 2)
-    try:
-        created = cache.incr(key)
-    except ValueError:  # the key expired in between
-        created = 1
-        cache.set(key, created, CREATE_WINDOW * 2)
-    if created > CREATE_LIMIT:
+    if charge(f"tables-created:{user.pk}", CREATE_WINDOW) > CREATE_LIMIT:  # (atomic, in the cache)
         raise TooMany(f"You opened {CREATE_LIMIT} tables in the last minute: wait a little before the next.")
 
 

@@ -90,7 +90,9 @@ def send_reminders(now) -> int:
             ):
                 continue  # another worker sent it
             users = [
-                s.user for s in table.seats.select_related("user") if s.awaited and s.user_id and not s.is_bot
+                s.user
+                for s in table.seats.select_related("user__verified_email")
+                if s.awaited and s.user_id and not s.is_bot
             ]
             minutes = max(1, int(left.total_seconds() // 60))
             for user in users:

@@ -173,3 +173,13 @@ def test_leaderboard_and_player_pages_cost_the_same_queries_at_any_size(client, 
     many_ratings(120, start=100)
     assert count_queries(client, "/leaderboards/cosmic_crowns/") == board
     assert count_queries(client, "/players/alice/") == page
+
+
+@pytest.mark.django_db
+def test_a_leaderboard_page_that_int_would_refuse_is_a_400_not_a_500(client, alice):
+    from accounts.models import ApiToken
+
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {ApiToken.issue(alice)[1]}"}
+    for page in ("²", "0", "-1", "x"):
+        answer = client.get("/api/leaderboard/cosmic_crowns", {"page": page}, **headers)
+        assert answer.status_code == 400 and "page" in answer.json()["error"]
