@@ -38,6 +38,7 @@ class Game(Protocol):
     low_score_wins: bool  # the result's scores are penalties: the lowest total wins
     play_now_players: int | None  # seats of a "Play now" table (None: min_players)
     players_bring_decks: bool  # each player brings a deck of their own (options["decks"])
+    preview_on_demand: bool  # ``preview`` is costly: pages ask for it one move at a time
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State: ...
     def to_act(self, state: State) -> list[int]: ...

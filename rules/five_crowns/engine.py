@@ -215,9 +215,6 @@ class FiveCrowns(BaseGame):
         A JSON round trip: several times faster than a deep copy once the round's log is long."""
         return json.loads(json.dumps({**state, "log": round_log(state)} if "log" in state else state))
 
-    def load(self, data: dict) -> dict:
-        return copy.deepcopy(data)
-
     def _check(self, state: dict, seat: int, move: dict) -> None:
         """The one validator: raises IllegalMove unless ``move`` is legal for ``seat``."""
         kind = move.get("type")

@@ -106,7 +106,7 @@
     $$(".cu-slot").forEach((el) => {
       el.classList.remove("target", "attack", "helper", "chosen", "out-of-reach");
       el.removeAttribute("tabindex");
-      el.removeAttribute("role");
+      el.setAttribute("role", "group"); // (its aria-label needs a role)
       const b = el.querySelector(".cu-badge");
       if (b) b.remove();
     });
