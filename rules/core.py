@@ -15,6 +15,9 @@ from typing import Any, Protocol
 
 State = dict[str, Any]
 Move = dict[str, Any]
+Event = dict[str, Any]
+
+LANGUAGES = ("en", "fr")  # the languages every game's narration formats are written in
 
 
 class IllegalMove(Exception):
@@ -50,14 +53,30 @@ class Game(Protocol):
     def dump(self, state: State) -> dict: ...
     def load(self, data: dict) -> State: ...
 
-    def narrate(
-        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
-    ) -> list[str]:
-        """Readable lines for the move log, as ``viewer`` may read them (never a hidden card)."""
+    # The move log is stored as events and put into words when shown (see ``narrate`` below).
+    messages: dict[str, dict[str, Any]]  # {lang: {event kind: format string or function}}
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
+        """What ``move`` did, as structured events (see ``Event`` in this module's docs)."""
         ...
 
-    def public_move(self, move: Move, seat: int, viewer: int | None) -> Move:
-        """The move as ``viewer`` may see it in the move log while the game is on."""
+    def setup_events(self, state: State) -> list[Event]:
+        """What happened at ``setup`` before any move (a deal, a card turned up); often []."""
+        ...
+
+    def card_name(self, code: str, lang: str) -> str:
+        """A card's name in words, in ``lang`` ("Eagle General 2★", "Aigle Général 2★")."""
+        ...
+
+    def can_take_back(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """Whether ``seat`` may take ``move`` back within its turn: it revealed nothing (no card
+        drawn, turned up or dealt, no random outcome) and passed no decision to another seat."""
+        ...
+
+    def preview(self, state: State, seat: int, move: Move) -> dict | None:
+        """What a legal ``move`` would lead to, for the page to show before it is played
+        (Chronica's honour change, Five Crowns' melds); None for a move with nothing to show
+        or one that is not legal now."""
         ...
 
 
@@ -200,13 +219,141 @@ class BaseGame:
     def load(self, data: dict) -> State:
         return copy.deepcopy(data)
 
-    def public_move(self, move: Move, seat: int, viewer: int | None) -> Move:
-        return move
+    messages: dict[str, dict[str, Any]] = {}
+
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
+        """TRANSITIONAL (issue #12): the engine's old prose ``narrate`` wrapped as ``_prose``
+        events, until each engine emits its own; delete once all four do."""
+        names = [f"\x00{i}\x00" for i in range(before["players"])]
+        public = self.narrate(before, seat, move, after, names, None)
+        own = {s: self.narrate(before, seat, move, after, names, s) for s in range(before["players"])}
+        alike = [s for s, lines in own.items() if lines == public]
+        out: list[Event] = []
+        for line in public:
+            event: Event = {"kind": "_prose", "text": line}
+            if len(alike) < len(own):
+                event["to"] = [*alike, None]
+            out.append(event)
+        for s, lines in own.items():
+            if s not in alike:
+                out.extend({"kind": "_prose", "text": line, "to": [s]} for line in lines)
+        return out
+
+    def setup_events(self, state: State) -> list[Event]:
+        return []
+
+    def card_name(self, code: str, lang: str) -> str:
+        return code
+
+    def can_take_back(self, before: State, seat: int, move: Move, after: State) -> bool:
+        return False
+
+    def preview(self, state: State, seat: int, move: Move) -> dict | None:
+        return None
 
     def narrate(
-        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
+        self,
+        before: State,
+        seat: int,
+        move: Move,
+        after: State,
+        names: list[str],
+        viewer: int | None,
+        lang: str = "en",
     ) -> list[str]:
-        return [f"{names[seat]}: {move['type']}"]
+        """The move's log lines for ``viewer`` in ``lang``: its events, put into words."""
+        return narrate(self, self.events(before, seat, move, after), names, viewer, lang)
+
+
+# --- Events: the move log as data --------------------------------------------------------
+# An event is a JSON dict: ``{"kind": "played", "seat": 1, "card": "eagle-5", ...}``.
+# - ``kind`` names a message in the game's ``messages[lang]``.
+# - ``to`` (optional): the seats that may read the event, ``None`` in it standing for the
+#   spectators; without it, everyone may. A card only its owner may see goes in an event ``"to": [owner]``, and the others
+#   get a twin event without the card: ``{"kind": "drew", "seat": 1}`` +
+#   ``{"kind": "drew_card", "seat": 1, "card": "K-star", "to": [1]}``.
+# - Fields are named by what they hold, so words can be put in by one formatter:
+#   ``seat`` / ``*_seat`` a seat, ``seats`` / ``*_seats`` a list of seats, ``card`` / ``*_card``
+#   a card code, ``cards`` / ``*_cards`` a list of codes; anything else (numbers, clans, ...)
+#   is passed as it is, and a message that needs it in words is a function.
+# A message is a ``str.format`` template over those fields in words (``"{seat} played {card}"``)
+# or a function ``(event, words) -> str | None`` (None: nothing to say for this viewer).
+
+
+class Words:
+    """How an event's fields read in one language: seats as names, cards by their names."""
+
+    AND = {"en": "and", "fr": "et"}
+
+    def __init__(self, game: Any, names: list[str], lang: str):
+        self.game, self.names, self.lang = game, names, lang
+
+    def seat(self, seat: int | None) -> str:
+        return "" if seat is None else self.names[seat]
+
+    def card(self, code: str | None) -> str:
+        return "" if code is None else self.game.card_name(code, self.lang)
+
+    def join(self, items: list[str]) -> str:
+        """``a, b and c`` in the language."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.AND.get(self.lang, 'and')} {items[-1]}"
+
+    def seats(self, seats: list[int]) -> str:
+        return self.join([self.seat(s) for s in seats])
+
+    def cards(self, codes: list[str]) -> str:
+        return self.join([self.card(c) for c in codes])
+
+    def fields(self, event: Event) -> dict[str, Any]:
+        """The event's fields in words, for a format template."""
+        out: dict[str, Any] = {}
+        for key, value in event.items():
+            if key == "seat" or key.endswith("_seat"):
+                out[key] = self.seat(value)
+            elif key == "seats" or key.endswith("_seats"):
+                out[key] = self.seats(value)
+            elif key == "card" or key.endswith("_card"):
+                out[key] = self.card(value)
+            elif key == "cards" or key.endswith("_cards"):
+                out[key] = self.cards(value)
+            else:
+                out[key] = value
+        return out
+
+
+def visible(events: list[Event], viewer: int | None) -> list[Event]:
+    """The events ``viewer`` may read (``None``: a spectator)."""
+    return [e for e in events if "to" not in e or viewer in e["to"]]
+
+
+def _unprose(text: str, names: list[str]) -> str:
+    for i, name in enumerate(names):
+        text = text.replace(f"\x00{i}\x00", name)
+    return text
+
+
+def narrate(
+    game: Any, events: list[Event], names: list[str], viewer: int | None, lang: str = "en"
+) -> list[str]:
+    """The lines ``viewer`` reads for ``events``, in ``lang`` (English where ``lang`` is unknown).
+
+    An event kind with no message in the language is a bug: KeyError, so tests catch it.
+    """
+    table = game.messages.get(lang) or game.messages.get("en", {})
+    words = Words(game, names, lang if lang in game.messages else "en")
+    lines = []
+    for event in visible(events, viewer):
+        if event["kind"] == "_prose":  # TRANSITIONAL, see BaseGame.events
+            lines.append(_unprose(event["text"], names))
+            continue
+        message = table[event["kind"]]
+        line = message(event, words) if callable(message) else message.format(**words.fields(event))
+        if line:
+            lines.append(line)
+    return lines
 
 
 def require(condition: object, message: str) -> None:

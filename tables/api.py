@@ -263,16 +263,12 @@ def moves(request, pk):
             result = services.play_move(pk, request.api_user, data.get("move"), data.get("seq"))
         return JsonResponse({"seq": result.seq})
     table = _table_or_404(request, pk)
-    engine = table.engine
-    seats = list(table.seats.select_related("user"))
-    viewer = services.seat_of(seats, request.api_user)
-    finished = table.status == Table.FINISHED
     return JsonResponse(
         [
             {
                 "seq": m.seq,
                 "seat": m.seat,
-                "move": m.move if finished else engine.public_move(m.move, m.seat, viewer),
+                "move": m.move,
                 "at": m.at.isoformat(),
             }
             for m in table.moves.order_by("seq")
