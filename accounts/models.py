@@ -98,3 +98,14 @@ class OutgoingMail(models.Model):
 
     def __str__(self):
         return f"{self.status} · {self.to} · {self.subject}"
+
+
+class Preference(models.Model):
+    """What a person chose for the site: the language it speaks to them in ("" until chosen:
+    the browser's Accept-Language decides). Frames, e-mails and the move log follow it."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
+    language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
+
+    def __str__(self):
+        return f"{self.user_id}: {self.language or 'browser'}"

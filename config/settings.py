@@ -168,6 +168,7 @@ DECK_LIMIT = int(env("DECK_LIMIT", "50"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

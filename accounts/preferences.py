@@ -1,0 +1,24 @@
+"""A person's preferences, read where no request is at hand (frames, e-mails, the worker)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from accounts.models import Preference
+
+
+def language_of(user) -> str:
+    """The language ``user`` chose, or the site's default (also for anonymous visitors and bots)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return settings.LANGUAGE_CODE
+    try:
+        return user.preference.language or settings.LANGUAGE_CODE
+    except Preference.DoesNotExist:
+        return settings.LANGUAGE_CODE
+
+
+def set_language(user, language: str) -> None:
+    """Keep ``language`` (one of settings.LANGUAGES) on ``user``'s account."""
+    if language not in dict(settings.LANGUAGES):
+        raise ValueError(f"unknown language: {language}")
+    Preference.objects.update_or_create(user=user, defaults={"language": language})
