@@ -42,6 +42,7 @@ class Game(Protocol):
     play_now_players: int | None  # seats of a "Play now" table (None: min_players)
     players_bring_decks: bool  # each player brings a deck of their own (options["decks"])
     preview_on_demand: bool  # ``preview`` is costly: pages ask for it one move at a time
+    takeback_moves: frozenset[str]  # move types ``can_take_back`` may allow; pages warn before the others
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State: ...
     def to_act(self, state: State) -> list[int]: ...
@@ -164,6 +165,7 @@ class BaseGame:
     play_now_players: int | None = None  # seats of a "Play now" table (None: the fewest the game allows)
     players_bring_decks = False  # each player brings a deck of their own to the table (Chronica)
     preview_on_demand = False  # True where ``preview`` is costly: pages ask for it one move at a time
+    takeback_moves: frozenset[str] = frozenset()  # move types ``can_take_back`` may allow (none here)
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State:
         if not isinstance(players, int) or isinstance(players, bool):
