@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import decks as deck_helpers
@@ -33,18 +34,18 @@ def _starter(code):
     raise Http404("No such starter deck.")
 
 
-def _clean_name(raw, default="New deck") -> str:
+def _clean_name(raw, default=None) -> str:
     name = " ".join((raw or "").split())[:NAME_MAX]
-    return name or default
+    return name or default or _("New deck")
 
 
-def _posted(request, default_name="New deck") -> tuple[str, list[str], str | None]:
+def _posted(request, default_name=None) -> tuple[str, list[str], str | None]:
     """The posted draft: its name, its well-shaped card codes, and a message for what was refused."""
     name = _clean_name(request.POST.get("name"), default_name)
     cards, error = deck_helpers.shaped_codes(request.POST.getlist("cards"))
     if has_control_characters(name):
         name = _clean_name("".join(ch for ch in name if not has_control_characters(ch)), default_name)
-        error = f"Deck name: {CONTROL_CHARACTERS_MESSAGE}"
+        error = _("Deck name: %(problem)s") % {"problem": CONTROL_CHARACTERS_MESSAGE}
     return name, cards, error
 
 
@@ -102,20 +103,20 @@ def new_deck(request):
                 error = exc.message
         if error:
             return _editor(request, deck=None, name=name, cards=cards, dirty=True, error=error, status=400)
-        messages.success(request, f"Deck “{deck.name}” saved.")
+        messages.success(request, _("Deck “%(name)s” saved.") % {"name": deck.name})
         return redirect("decks:edit", pk=deck.pk)
-    cards, error, name = [], None, "New deck"
+    cards, error, name = [], None, _("New deck")
     code = request.GET.get("code")
     if code:
         try:
             cards = _chronica().decode_deck(code)
-            name = "Imported deck"
+            name = _("Imported deck")
         except ValueError as exc:
             error = str(exc)
     starter = request.GET.get("starter")
     if starter:
         s = _starter(starter)
-        cards, name = list(s["cards"]), f"{s['name']} (copy)"
+        cards, name = list(s["cards"]), _("%(name)s (copy)") % {"name": s["name"]}
     return _editor(request, deck=None, name=name, cards=cards, dirty=bool(cards), error=error)
 
 
@@ -129,7 +130,7 @@ def edit_deck(request, pk):
             return _editor(request, deck=deck, name=name, cards=cards, dirty=True, error=error, status=400)
         deck.name, deck.cards = name, cards
         deck.save()
-        messages.success(request, f"Deck “{deck.name}” saved.")
+        messages.success(request, _("Deck “%(name)s” saved.") % {"name": deck.name})
         return redirect("decks:edit", pk=deck.pk)
     return _editor(request, deck=deck, name=deck.name, cards=list(deck.cards))
 
@@ -148,9 +149,9 @@ def draft(request):
         deck = get_object_or_404(Deck, pk=deck_id, owner=request.user)
     if op == "add":
         if card not in _chronica().cards.CARD_BY_CODE:
-            error = "There is no such card in the catalog."
+            error = _("There is no such card in the catalog.")
         elif len(cards) >= deck_helpers.MAX_DRAFT:
-            error = "This deck is far too big already."
+            error = _("This deck is far too big already.")
         else:
             cards.append(card)
     elif op == "remove":
@@ -164,7 +165,7 @@ def draft(request):
     elif op == "clear":
         cards = []
     else:
-        error = "Unknown change."
+        error = _("Unknown change.")
     ctx = {"deck": deck, "name": name, "cards": cards, "summary": deck_helpers.deck_summary(cards)}
     ctx.update(dirty=True, error=error or refused)
     return render(request, "decks/editor.html#panel", ctx)
@@ -175,11 +176,13 @@ def draft(request):
 def duplicate_deck(request, pk):
     deck = get_object_or_404(Deck, pk=pk, owner=request.user)
     try:
-        copy = Deck.create_for(request.user, _clean_name(f"{deck.name} (copy)"), list(deck.cards))
+        copy = Deck.create_for(
+            request.user, _clean_name(_("%(name)s (copy)") % {"name": deck.name}), list(deck.cards)
+        )
     except LimitReached as exc:
         messages.error(request, exc.message)
         return redirect("decks:list")
-    messages.success(request, f"Copied into “{copy.name}”.")
+    messages.success(request, _("Copied into “%(name)s”.") % {"name": copy.name})
     return redirect("decks:edit", pk=copy.pk)
 
 
@@ -189,7 +192,7 @@ def delete_deck(request, pk):
     deck = get_object_or_404(Deck, pk=pk, owner=request.user)
     name = deck.name
     deck.delete()
-    messages.success(request, f"Deck “{name}” deleted.")
+    messages.success(request, _("Deck “%(name)s” deleted.") % {"name": name})
     return redirect("decks:list")
 
 
@@ -209,5 +212,7 @@ def copy_starter(request, code):
     except LimitReached as exc:
         messages.error(request, exc.message)
         return redirect("decks:list")
-    messages.success(request, f"“{s['name']}” is now one of your decks: edit it as you like.")
+    messages.success(
+        request, _("“%(name)s” is now one of your decks: edit it as you like.") % {"name": s["name"]}
+    )
     return redirect("decks:edit", pk=deck.pk)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from accounts.limits import parse_id
 from accounts.models import Deck
 
@@ -35,7 +38,7 @@ def deck_choices(user, slug: str) -> list[tuple[str, str]]:
             if not chronica.validate_deck(deck.cards):
                 choices.append((f"deck:{deck.pk}", deck.name))
     for starter in chronica.starter_decks():
-        choices.append((f"starter:{starter['code']}", f"Starter: {starter['name']}"))
+        choices.append((f"starter:{starter['code']}", _("Starter: %(name)s") % {"name": starter["name"]}))
     return choices
 
 
@@ -44,7 +47,7 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
     if not needs_deck(slug) or not value:
         return None
     chronica = _chronica()
-    kind, _, ref = str(value).partition(":")
+    kind, _sep, ref = str(value).partition(":")
     if kind == "starter":
         for starter in chronica.starter_decks():
             if starter["code"] == ref:
@@ -54,7 +57,7 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
         if deck is not None:
             check_deck(slug, deck.cards)
             return list(deck.cards)
-    raise ValueError("Choose one of your decks or a starter deck.")
+    raise ValueError(_("Choose one of your decks or a starter deck."))
 
 
 def check_deck(slug: str, cards) -> None:
@@ -75,14 +78,15 @@ def complete_decks(slug: str, decks: list) -> list:
 
 # --- The deck builder's helpers (display and filtering only; legality is rules.chronica.validate_deck) ---
 
+# The domains keep their printed (French) names in both languages, as the cards show them.
 DOMAIN_LABELS = {"erudition": "Érudition", "prestige": "Prestige", "guerre": "Guerre"}
 SORTS = {
-    "catalog": "Catalog order",
-    "name": "Name",
-    "best": "Best value (any domain)",
-    "erudition": "Érudition value",
-    "prestige": "Prestige value",
-    "guerre": "Guerre value",
+    "catalog": gettext_lazy("Catalog order"),
+    "name": gettext_lazy("Name"),
+    "best": gettext_lazy("Best value (any domain)"),
+    "erudition": gettext_lazy("Érudition value"),
+    "prestige": gettext_lazy("Prestige value"),
+    "guerre": gettext_lazy("Guerre value"),
 }
 MAX_DRAFT = 120  # cards a draft may hold (a legal deck has 30; more is only a mistake to point out)
 CODE_SHAPE = re.compile(r"[!-~]{1,40}")  # a card code: short printable ASCII, no space (CONTRACTS §1)
@@ -95,7 +99,7 @@ def shaped_codes(raw: list[str]) -> tuple[list[str], str | None]:
     kept = [c for c in cards if CODE_SHAPE.fullmatch(c)]
     error = None
     if len(kept) < len(cards):
-        error = "Some entries were not card codes (short ASCII words) and were left out."
+        error = _("Some entries were not card codes (short ASCII words) and were left out.")
     return kept[:MAX_DRAFT], error
 
 
@@ -105,10 +109,13 @@ def unsavable(cards: list[str]) -> str | None:
     chronica = _chronica()
     size = chronica.cards.DECK_SIZE
     if len(cards) > size:
-        return f"A deck holds at most {size} cards; this one has {len(cards)}. Remove some, then save."
+        return _("A deck holds at most %(size)d cards; this one has %(count)d. Remove some, then save.") % {
+            "size": size,
+            "count": len(cards),
+        }
     unknown = sorted({c for c in cards if c not in chronica.cards.CARD_BY_CODE})
     if unknown:
-        return f"Only catalog cards can be saved; remove: {', '.join(unknown[:5])}."
+        return _("Only catalog cards can be saved; remove: %(codes)s.") % {"codes": ", ".join(unknown[:5])}
     return None
 
 
@@ -117,7 +124,7 @@ def catalog_filters() -> dict:
     from rules.chronica import cards as C
 
     return {
-        "kinds": [("character", "Characters"), ("building", "Buildings")],
+        "kinds": [("character", _("Characters")), ("building", _("Buildings"))],
         "categories": list(C.CATEGORIES.items()),
         "eras": list(C.ERAS),
         "domains": list(DOMAIN_LABELS.items()),
@@ -206,13 +213,13 @@ def deck_summary(cards) -> dict:
         "kinds": [
             {
                 "key": "character",
-                "label": "Characters",
+                "label": _("Characters"),
                 "n": kinds["character"],
                 "pct": 100 * kinds["character"] // scale,
             },
             {
                 "key": "building",
-                "label": "Buildings",
+                "label": _("Buildings"),
                 "n": kinds["building"],
                 "pct": 100 * kinds["building"] // scale,
             },

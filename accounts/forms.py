@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
+from django.utils.translation import gettext_lazy as _
 
 from accounts.limits import refuse_control_characters
 from accounts.throttle import LoginThrottle
@@ -19,7 +20,9 @@ class RefusesControlCharacters:
 
 
 class SignupForm(RefusesControlCharacters, auth_forms.UserCreationForm):
-    email = forms.EmailField(required=False, help_text="Optional: we write only to say it is your turn.")
+    email = forms.EmailField(
+        required=False, label=_("E-mail"), help_text=_("Optional: we write only to say it is your turn.")
+    )
 
     class Meta(auth_forms.UserCreationForm.Meta):
         model = User
@@ -29,14 +32,17 @@ class SignupForm(RefusesControlCharacters, auth_forms.UserCreationForm):
         super().__init__(*args, **kwargs)
         username = self.fields["username"]
         username.widget.attrs["maxlength"] = str(USERNAME_MAX)
-        username.help_text = f"Up to {USERNAME_MAX} characters: letters, digits and @/./+/-/_ only."
+        username.help_text = _("Up to %(max)d characters: letters, digits and @/./+/-/_ only.") % {
+            "max": USERNAME_MAX
+        }
 
     def clean_username(self):
         username = super().clean_username()
         if len(username) > USERNAME_MAX:
             raise forms.ValidationError(
-                f"A username has at most {USERNAME_MAX} characters (this one has {len(username)}).",
+                _("A username has at most %(max)d characters (this one has %(length)d)."),
                 code="username_too_long",
+                params={"max": USERNAME_MAX, "length": len(username)},
             )
         return username
 
@@ -46,7 +52,7 @@ class ThrottledAuthenticationForm(RefusesControlCharacters, auth_forms.Authentic
 
     error_messages = {
         **auth_forms.AuthenticationForm.error_messages,
-        "throttled": "Too many failed log-ins. Wait a few minutes and try again.",
+        "throttled": _("Too many failed log-ins. Wait a few minutes and try again."),
     }
 
     def clean(self):
@@ -66,10 +72,11 @@ class PasswordChangeForm(RefusesControlCharacters, auth_forms.PasswordChangeForm
 
 
 class TokenForm(RefusesControlCharacters, forms.Form):
-    name = forms.CharField(max_length=60, required=False, label="Token name")
+    name = forms.CharField(max_length=60, required=False, label=_("Token name"))
 
 
 class EmailForm(RefusesControlCharacters, forms.ModelForm):
     class Meta:
         model = User
         fields = ("email",)
+        labels = {"email": _("E-mail")}

@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 
 class LimitReached(Exception):
@@ -36,7 +37,7 @@ def has_control_characters(text: str) -> bool:
     return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
-CONTROL_CHARACTERS_MESSAGE = "Control characters (such as NUL) are not allowed here."
+CONTROL_CHARACTERS_MESSAGE = _("Control characters (such as NUL) are not allowed here.")
 
 
 def refuse_control_characters(value) -> None:

@@ -15,9 +15,11 @@ from django.core import signing
 from django.core.cache import cache
 from django.core.mail import send_mail
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import OutgoingMail, VerifiedEmail
+from accounts.preferences import chosen_language
 
 log = logging.getLogger(__name__)
 
@@ -96,13 +98,18 @@ def send_verification(user) -> bool:
     """Queue a signed link to the player's address; False when there is none or one went out a moment ago."""
     if not user.email or not cache.add(f"verify-mail:{user.pk}", 1, RESEND_EVERY):
         return False
-    enqueue(
-        user.email,
-        "Confirm your e-mail address for Card Club",
-        f"Hello {user.username},\n\nOpen this link to confirm that {user.email} is yours; Card Club will then "
-        f"write to it when it is your turn:\n{verification_url(user)}\n\n"
-        "If you did not ask for this, ignore this message.\n",
-    )
+    # The person asked for it on a page: their chosen language, else the one that page was shown in.
+    with translation.override(chosen_language(user) or translation.get_language() or settings.LANGUAGE_CODE):
+        enqueue(
+            user.email,
+            _("Confirm your e-mail address for Card Club"),
+            _(
+                "Hello %(username)s,\n\nOpen this link to confirm that %(email)s is yours; Card Club will then "
+                "write to it when it is your turn:\n%(url)s\n\n"
+                "If you did not ask for this, ignore this message.\n"
+            )
+            % {"username": user.username, "email": user.email, "url": verification_url(user)},
+        )
     return True
 
 

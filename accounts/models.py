@@ -3,6 +3,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext as _
 
 from accounts.limits import room_for
 
@@ -31,7 +32,9 @@ class ApiToken(models.Model):
     def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
         """A new token and its raw value; LimitReached when the account holds API_TOKEN_LIMIT already."""
         limit = settings.API_TOKEN_LIMIT
-        message = f"An account may hold at most {limit} API tokens: revoke one on your profile page first."
+        message = _(
+            "An account may hold at most %(limit)d API tokens: revoke one on your profile page first."
+        ) % {"limit": limit}
         raw = secrets.token_urlsafe(32)
         with room_for(user, cls.objects.filter(user=user), limit, message):
             token = cls.objects.create(user=user, name=name[:60], key_hash=hash_token(raw), prefix=raw[:8])
@@ -57,7 +60,7 @@ class Deck(models.Model):
     def create_for(cls, owner, name: str, cards: list[str]) -> "Deck":
         """A new deck; LimitReached when the owner has DECK_LIMIT decks already."""
         limit = settings.DECK_LIMIT
-        message = f"You may keep at most {limit} decks: delete one first."
+        message = _("You may keep at most %(limit)d decks: delete one first.") % {"limit": limit}
         with room_for(owner, cls.objects.filter(owner=owner), limit, message):
             return cls.objects.create(owner=owner, name=name, cards=cards)
 

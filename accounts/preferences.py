@@ -7,14 +7,19 @@ from django.conf import settings
 from accounts.models import Preference
 
 
+def chosen_language(user) -> str:
+    """The language ``user`` kept on their account, or "" when they never chose (or are anonymous)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    try:
+        return user.preference.language
+    except Preference.DoesNotExist:
+        return ""
+
+
 def language_of(user) -> str:
     """The language ``user`` chose, or the site's default (also for anonymous visitors and bots)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return settings.LANGUAGE_CODE
-    try:
-        return user.preference.language or settings.LANGUAGE_CODE
-    except Preference.DoesNotExist:
-        return settings.LANGUAGE_CODE
+    return chosen_language(user) or settings.LANGUAGE_CODE
 
 
 def set_language(user, language: str) -> None:

@@ -16,6 +16,7 @@ import ipaddress
 
 from django.conf import settings
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 
 def client_address(request) -> str:
@@ -79,7 +80,7 @@ class SignupThrottle:
     @staticmethod
     def message() -> str:
         minutes = max(1, settings.SIGNUP_WINDOW // 60)
-        return (
-            f"Too many new accounts from your address (at most {settings.SIGNUP_LIMIT} in {minutes} minutes). "
+        return _(
+            "Too many new accounts from your address (at most %(limit)d in %(minutes)d minutes). "
             "Try again later."
-        )
+        ) % {"limit": settings.SIGNUP_LIMIT, "minutes": minutes}

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -5,9 +6,11 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
-from accounts import mail
+from accounts import mail, preferences
 from accounts.forms import EmailForm, PasswordChangeForm, SignupForm, TokenForm
 from accounts.limits import LimitReached
 from accounts.models import ApiToken
@@ -33,9 +36,11 @@ def signup(request):
             form.add_error(None, SignupThrottle.message())
             return render(request, "accounts/signup.html", {"form": form}, status=429)
         user = form.save()
+        # The language the person signed up in is theirs until they switch: e-mails follow it.
+        preferences.set_language(user, request.LANGUAGE_CODE)
         mail.send_verification(user)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}!")
+        messages.success(request, _("Welcome, %(username)s!") % {"username": user.username})
         return redirect(_safe_next(request) or "tables:lobby")
     return render(request, "accounts/signup.html", {"form": form})
 
@@ -49,9 +54,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        revoked, _ = ApiToken.objects.filter(user=form.user).delete()
+        revoked, _by_model = ApiToken.objects.filter(user=form.user).delete()
         if revoked:
-            messages.info(self.request, f"API tokens revoked: {revoked}. Create new ones for your bots.")
+            messages.info(
+                self.request,
+                _("API tokens revoked: %(count)d. Create new ones for your bots.") % {"count": revoked},
+            )
         return response
 
 
@@ -65,7 +73,7 @@ def profile(request):
             token_form = TokenForm(request.POST)
             if token_form.is_valid():
                 try:
-                    _, new_token = ApiToken.issue(request.user, token_form.cleaned_data["name"])
+                    _token, new_token = ApiToken.issue(request.user, token_form.cleaned_data["name"])
                     token_form = TokenForm()
                 except LimitReached as exc:
                     token_form.add_error(None, exc.message)
@@ -73,7 +81,7 @@ def profile(request):
             email_form = EmailForm(request.POST, instance=request.user)
             if email_form.is_valid():
                 email_form.save()
-                messages.success(request, "E-mail saved.")
+                messages.success(request, _("E-mail saved."))
                 _ask_to_verify(request)
                 return redirect("accounts:profile")
     return render(
@@ -94,7 +102,7 @@ def profile(request):
 def revoke_token(request, pk):
     token = get_object_or_404(ApiToken, pk=pk, user=request.user)
     token.delete()
-    messages.success(request, "Token revoked.")
+    messages.success(request, _("Token revoked."))
     return redirect("accounts:profile")
 
 
@@ -103,7 +111,10 @@ def _ask_to_verify(request) -> bool:
     user = request.user
     if not user.email or mail.is_verified(user) or not mail.send_verification(user):
         return False
-    messages.info(request, f"We sent a link to {user.email}: open it to receive turn e-mails there.")
+    messages.info(
+        request,
+        _("We sent a link to %(email)s: open it to receive turn e-mails there.") % {"email": user.email},
+    )
     return True
 
 
@@ -111,14 +122,27 @@ def _ask_to_verify(request) -> bool:
 @login_required
 def resend_verification(request):
     if request.user.email and not mail.is_verified(request.user) and not _ask_to_verify(request):
-        messages.error(request, "A link went out less than a minute ago: please wait a little.")
+        messages.error(request, _("A link went out less than a minute ago: please wait a little."))
     return redirect("accounts:profile")
 
 
 def verify_email(request, token):
     user = mail.confirm(token)
     if user is None:
-        messages.error(request, "This link is invalid, expired, or for an address you have since changed.")
+        messages.error(request, _("This link is invalid, expired, or for an address you have since changed."))
     else:
-        messages.success(request, f"{user.email} is verified: turn e-mails will go there.")
+        messages.success(
+            request, _("%(email)s is verified: turn e-mails will go there.") % {"email": user.email}
+        )
     return redirect("accounts:profile" if request.user.is_authenticated else "tables:lobby")
+
+
+@require_POST
+def switch_language(request):
+    """The header's language switcher: Django's set_language (the cookie, then back to ``next``), and for
+    a signed-in person the choice kept on their account, so it follows them to other browsers and mail."""
+    response = set_language(request)
+    language = request.POST.get("language")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        preferences.set_language(request.user, language)
+    return response

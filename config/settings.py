@@ -58,9 +58,11 @@ MIDDLEWARE = [
     "config.middleware.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # Accept-Language, or the language cookie once chosen
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.AccountLanguageMiddleware",  # a signed-in person's chosen language wins
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -78,6 +80,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tables.context_processors.your_turn",
@@ -167,8 +170,14 @@ API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
+# French and English: the browser's Accept-Language on a first visit, then the header's switcher (kept on
+# the account, accounts.preferences; the language cookie for visitors). Catalogues in locale/, compiled
+# by `make setup` (the .mo files are also committed, for machines without gettext's msgfmt).
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,7 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import switch_language
+
 urlpatterns = [
+    path("i18n/setlang/", switch_language, name="set_language"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("tables.api_urls")),
     path("decks/", include("accounts.deck_urls")),

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext
 
 from rules import registry
 from tables import ratings
@@ -74,13 +75,13 @@ class HistoryFilters:
         """Read the filters from a query string; raise FilterError with a clear message for a bad one."""
         game = (params.get("game") or "").strip()
         if game and game not in registry.games():
-            raise FilterError(f"No game is called {game!r}.")
+            raise FilterError(gettext("No game is called %(game)r.") % {"game": game})
         result = (params.get("result") or "").strip()
         if result and result not in HISTORY_RESULTS:
-            raise FilterError("result is one of won, lost, shared.")
+            raise FilterError(gettext("result is one of won, lost, shared."))
         rated = (params.get("rated") or "").strip()
         if rated not in ("", "yes", "no"):
-            raise FilterError("rated is yes or no.")
+            raise FilterError(gettext("rated is yes or no."))
         return cls(
             game=game,
             opponent=(params.get("opponent") or "").strip()[:150],
@@ -112,7 +113,7 @@ def _date(params, name: str) -> date | None:
     try:
         return date.fromisoformat(raw)
     except ValueError:
-        raise FilterError(f"{name} is a date written YYYY-MM-DD.") from None
+        raise FilterError(gettext("%(name)s is a date written YYYY-MM-DD.") % {"name": name}) from None
 
 
 def outcome(winners: list[int], index: int) -> str:

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from rules import registry
 from tables import history, ratings
@@ -99,7 +100,7 @@ def replay_context(game: history.Replay, step: int, seat: int | None, user) -> d
     ctx["seat_links"] = [
         {"label": name, "seat": i, "url": _url(table, step, i), "current": i == seat}
         for i, name in enumerate(names)
-    ] + [{"label": "Spectator", "seat": None, "url": _url(table, step, None), "current": seat is None}]
+    ] + [{"label": _("Spectator"), "seat": None, "url": _url(table, step, None), "current": seat is None}]
     return ctx
 
 

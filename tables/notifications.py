@@ -12,8 +12,11 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts import mail
+from accounts.preferences import language_of
 
 
 def user_group(user_id: int) -> str:
@@ -30,11 +33,13 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
         if mail.is_verified(user) and cache.add(
             f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW
         ):
-            mail.enqueue(
-                user.email,
-                f"Your turn: {table.title} #{table.pk}",
-                f"Hello {user.username},\n\nIt is your turn at {table.title} #{table.pk}.\n{table_url(table)}\n",
-            )
+            words = {"username": user.username, "table": table.title, "id": table.pk, "url": table_url(table)}
+            with translation.override(language_of(user)):  # the recipient's language, not the mover's
+                mail.enqueue(
+                    user.email,
+                    _("Your turn: %(table)s #%(id)s") % words,
+                    _("Hello %(username)s,\n\nIt is your turn at %(table)s #%(id)s.\n%(url)s\n") % words,
+                )
 
 
 def refresh_badges(table_id: int, user_ids: list[int]) -> None:

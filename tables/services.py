@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts import decks
 from accounts.throttle import charge
@@ -25,9 +26,12 @@ from tables.models import Move, Seat, Table
 
 
 class TableError(Exception):
+    """A refusal; its message is for the person (in the language active when it is raised)."""
+
     status = 400
 
     def __init__(self, message: str):
+        message = str(message)  # (a lazy translation is put into words now)
         super().__init__(message)
         self.message = message
 
@@ -56,19 +60,21 @@ def get_game(slug):
     try:
         return registry.get(slug)
     except (KeyError, TypeError):
-        raise BadRequest(f"Unknown game: {slug!r}.") from None
+        raise BadRequest(gettext("Unknown game: %(slug)r.") % {"slug": slug}) from None
 
 
 def _locked_table(table_id) -> Table:
     try:
         return Table.objects.select_for_update().get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
-        raise NotFound("No such table.") from None
+        raise NotFound(gettext("No such table.")) from None
 
 
 def _seats(table: Table) -> list[Seat]:
     return list(
-        Seat.objects.filter(table=table).select_related("user", "user__verified_email").order_by("index")
+        Seat.objects.filter(table=table)
+        .select_related("user", "user__verified_email", "user__preference")
+        .order_by("index")
     )
 
 
@@ -90,13 +96,13 @@ def names_of(seats: list[Seat]) -> list[str]:
 
 BOT_LEVELS = ("casual", "strong")
 MOVE_TIMES = {  # the clock choices offered when creating a table (seconds per move)
-    None: "No limit",
-    120: "2 minutes per move",
-    600: "10 minutes per move",
-    3600: "1 hour per move",
-    12 * 3600: "12 hours per move",
-    24 * 3600: "1 day per move",
-    3 * 24 * 3600: "3 days per move",
+    None: gettext_lazy("No limit"),
+    120: gettext_lazy("2 minutes per move"),
+    600: gettext_lazy("10 minutes per move"),
+    3600: gettext_lazy("1 hour per move"),
+    12 * 3600: gettext_lazy("12 hours per move"),
+    24 * 3600: gettext_lazy("1 day per move"),
+    3 * 24 * 3600: gettext_lazy("3 days per move"),
 }
 MOVE_TIME_MIN, MOVE_TIME_MAX = 60, 7 * 24 * 3600  # the API may ask for any clock in between
 # What one account may create: tables not yet over, and new tables per window of seconds.
@@ -111,23 +117,30 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
     if not isinstance(bots, list):
         raise BadRequest('bots must be a list of objects like {"seat": 1, "level": "casual"}.')
     if len(bots) > players - 1:  # (before looking at each one: the list may be huge)
-        raise BadRequest(f"There are more bots than free seats ({players - 1} at most).")
+        raise BadRequest(
+            gettext("There are more bots than free seats (%(most)d at most).") % {"most": players - 1}
+        )
     if not all(isinstance(b, dict) for b in bots):
         raise BadRequest('bots must be a list of objects like {"seat": 1, "level": "casual"}.')
     chosen: dict[int, str] = {}
     for bot in bots:
         level = bot.get("level", "casual")
         if level not in BOT_LEVELS:
-            raise BadRequest(f"A bot's level is one of {', '.join(BOT_LEVELS)}.")
+            raise BadRequest(
+                gettext("A bot's level is one of %(levels)s.") % {"levels": ", ".join(BOT_LEVELS)}
+            )
         seat = bot.get("seat")
         if seat is None:
             seat = next(
                 i for i in range(1, players) if i not in chosen
             )  # (there is one: len(bots) < players)
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat < players:
-            raise BadRequest(f"A bot's seat is from 1 to {players - 1} (the creator takes seat 0).")
+            raise BadRequest(
+                gettext("A bot's seat is from 1 to %(last)d (the creator takes seat 0).")
+                % {"last": players - 1}
+            )
         if seat in chosen:
-            raise BadRequest(f"Seat {seat} is given two bots.")
+            raise BadRequest(gettext("Seat %(seat)d is given two bots.") % {"seat": seat})
         chosen[seat] = level
     return chosen
 
@@ -138,13 +151,16 @@ def create_table(
 ) -> Table:
     engine = get_game(game)
     if not isinstance(players, int) or isinstance(players, bool):
-        raise BadRequest("players must be a whole number.")
+        raise BadRequest(gettext("players must be a whole number."))
     if not engine.min_players <= players <= engine.max_players:
-        raise BadRequest(f"{engine.title} takes {engine.min_players} to {engine.max_players} players.")
+        raise BadRequest(
+            gettext("%(game)s takes %(min)d to %(max)d players.")
+            % {"game": engine.title, "min": engine.min_players, "max": engine.max_players}
+        )
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise BadRequest("options must be an object.")
+        raise BadRequest(gettext("options must be an object."))
     try:
         engine.setup(players=players, seed=0, options=options)  # validates the options
     except ValueError as exc:
@@ -155,7 +171,8 @@ def create_table(
         or not MOVE_TIME_MIN <= move_time <= MOVE_TIME_MAX
     ):
         raise BadRequest(
-            f"The clock is a number of seconds per move, from {MOVE_TIME_MIN} to {MOVE_TIME_MAX} (7 days)."
+            gettext("The clock is a number of seconds per move, from %(min)d to %(max)d (7 days).")
+            % {"min": MOVE_TIME_MIN, "max": MOVE_TIME_MAX}
         )
     bot_seats = _bot_seats(bots, players)
     _check_creation_quota(user)
@@ -182,10 +199,16 @@ def _check_creation_quota(user) -> None:
     unfinished = Table.objects.filter(created_by=user, status__in=[Table.OPEN, Table.PLAYING]).count()
     if unfinished >= MAX_UNFINISHED_TABLES:
         raise TooMany(
-            f"You have {unfinished} tables open or being played: finish or cancel some before opening another."
+            gettext(
+                "You have %(count)d tables open or being played: finish or cancel some before opening another."
+            )
+            % {"count": unfinished}
         )
     if charge(f"tables-created:{user.pk}", CREATE_WINDOW) > CREATE_LIMIT:  # (atomic, in the cache)
-        raise TooMany(f"You opened {CREATE_LIMIT} tables in the last minute: wait a little before the next.")
+        raise TooMany(
+            gettext("You opened %(count)d tables in the last minute: wait a little before the next.")
+            % {"count": CREATE_LIMIT}
+        )
 
 
 def play_now(user, game: str, level: str = "casual") -> Table:
@@ -211,15 +234,15 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
 
     table = _locked_table(table_id)
     if not may_watch(table, user, invite):
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     if table.status != Table.OPEN:
-        raise Conflict("This table is no longer open.")
+        raise Conflict(gettext("This table is no longer open."))
     seats = _seats(table)
     if seat_of(seats, user) is not None:
-        raise Conflict("You already have a seat at this table.")
+        raise Conflict(gettext("You already have a seat at this table."))
     free = [seat for seat in seats if not seat.taken]
     if not free:
-        raise Conflict("This table is full.")
+        raise Conflict(gettext("This table is full."))
     if deck is not None:
         try:
             decks.check_deck(table.game, deck)
@@ -239,8 +262,8 @@ def leave_table(table_id, user) -> None:
         table_id,
         user,
         status=Table.OPEN,
-        wrong_status="The game has started: you can no longer leave this table.",
-        no_seat=Conflict("You have no seat at this table."),
+        wrong_status=gettext("The game has started: you can no longer leave this table."),
+        no_seat=Conflict(gettext("You have no seat at this table.")),
     )
     if table.created_by_id == user.pk:
         table.status = Table.ABORTED
@@ -256,8 +279,8 @@ def set_deck(table_id, user, cards) -> None:
         table_id,
         user,
         status=Table.OPEN,
-        wrong_status="The game has started: decks can no longer change.",
-        no_seat=Conflict("You have no seat at this table."),
+        wrong_status=gettext("The game has started: decks can no longer change."),
+        no_seat=Conflict(gettext("You have no seat at this table.")),
     )
     try:
         decks.check_deck(table.game, cards)
@@ -271,12 +294,12 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
     """Deal: the seed is drawn here (tests may fix it) and never leaves the server."""
     table = _locked_table(table_id)
     if table.created_by_id != user.pk:
-        raise Forbidden("Only the table's creator can start it.")
+        raise Forbidden(gettext("Only the table's creator can start it."))
     if table.status != Table.OPEN:
-        raise Conflict("This table is not open.")
+        raise Conflict(gettext("This table is not open."))
     seats = _seats(table)
     if not all(seat.taken for seat in seats):
-        raise Conflict("Every seat must be taken before the start.")
+        raise Conflict(gettext("Every seat must be taken before the start."))
     engine = table.engine
     options = dict(table.options)
     if decks.needs_deck(table.game) and not options.get("shared_deck"):
@@ -285,7 +308,7 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
     try:
         state = engine.setup(players=table.players, seed=table.seed, options=options)
     except ValueError as exc:
-        raise Conflict(f"The game cannot start: {exc}") from None
+        raise Conflict(gettext("The game cannot start: %(reason)s") % {"reason": exc}) from None
     table.options = options
     table.state = engine.dump(state)
     table.status = Table.PLAYING
@@ -319,22 +342,25 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         seats = _seats(table)
         seat = bot_seat if bot_seat is not None else seat_of(seats, user)
         if seat is None:
-            raise Forbidden("You have no seat at this table.")
+            raise Forbidden(gettext("You have no seat at this table."))
         if bot_seat is None and seats[seat].is_bot:
-            raise Forbidden("A bot is playing your seat: reclaim it first.")
+            raise Forbidden(gettext("A bot is playing your seat: reclaim it first."))
         if not isinstance(move, dict):
-            raise BadRequest("The move must be an object.")
+            raise BadRequest(gettext("The move must be an object."))
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise BadRequest("seq must be a whole number.")
+            raise BadRequest(gettext("seq must be a whole number."))
         if table.status != Table.PLAYING:
-            raise Conflict("This table is not being played.")
+            raise Conflict(gettext("This table is not being played."))
         if seq != table.seq:
-            raise Conflict(f"The table has moved on (seq is {table.seq}, not {seq}). Reload and try again.")
+            raise Conflict(
+                gettext("The table has moved on (seq is %(seq)d, not %(given)d). Reload and try again.")
+                % {"seq": table.seq, "given": seq}
+            )
         engine = table.engine
         state = engine.load(table.state)
         awaited = engine.to_act(state)
         if seat not in awaited:
-            raise Forbidden("It is not your turn.")
+            raise Forbidden(gettext("It is not your turn."))
         try:
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
@@ -464,17 +490,17 @@ def _my_seat(
     table_id,
     user,
     status=Table.PLAYING,
-    wrong_status="This game is not being played.",
+    wrong_status=None,
     no_seat: TableError | None = None,
 ):
     """Lock the table, check its status, and find the caller's seat: (table, seats, index)."""
     table = _locked_table(table_id)
     if table.status != status:
-        raise Conflict(wrong_status)
+        raise Conflict(wrong_status or gettext("This game is not being played."))
     seats = _seats(table)
     index = seat_of(seats, user)
     if index is None:
-        raise no_seat or Forbidden("You have no seat at this table.")
+        raise no_seat or Forbidden(gettext("You have no seat at this table."))
     return table, seats, index
 
 
@@ -483,9 +509,9 @@ def reclaim_seat(table_id, user) -> int:
     table, seats, index = _my_seat(table_id, user)
     seat = seats[index]
     if not seat.replaced:
-        raise Conflict("Your seat is yours already.")
+        raise Conflict(gettext("Your seat is yours already."))
     if seat.conceded:
-        raise Conflict("You conceded this game: the seat stays with the bot.")
+        raise Conflict(gettext("You conceded this game: the seat stays with the bot."))
     seat.bot, seat.replaced = "", False
     seat.save(update_fields=["bot", "replaced"])
     if index in table.to_act and table.move_time:
@@ -501,7 +527,7 @@ def concede(table_id, user) -> None:
     table, seats, index = _my_seat(table_id, user)
     seat = seats[index]
     if seat.conceded:
-        raise Conflict("You have conceded already.")
+        raise Conflict(gettext("You have conceded already."))
     seat.bot, seat.replaced, seat.conceded = seat.bot or "casual", True, True
     seat.save(update_fields=["bot", "replaced", "conceded"])
     if index in table.to_act:
@@ -514,7 +540,7 @@ def concede(table_id, user) -> None:
 @transaction.atomic
 def vote_abort(table_id, user) -> bool:
     """Offer (or accept) to abort: once every person still playing agrees, the game is aborted."""
-    refusal = Forbidden("Only a player at the table can offer to abort.")
+    refusal = Forbidden(gettext("Only a player at the table can offer to abort."))
     table, seats, index = _my_seat(table_id, user, no_seat=refusal)
     if seats[index].is_bot:
         raise refusal
@@ -539,8 +565,8 @@ def offer_rematch(table_id, user) -> Table:
         table_id,
         user,
         status=Table.FINISHED,
-        wrong_status="A rematch is offered once the game is over.",
-        no_seat=Forbidden("Only a player at the table can offer a rematch."),
+        wrong_status=gettext("A rematch is offered once the game is over."),
+        no_seat=Forbidden(gettext("Only a player at the table can offer a rematch.")),
     )
     if table.rematch_id:
         return table.rematch

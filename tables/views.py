@@ -12,6 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
@@ -70,12 +71,13 @@ def new_table(request, slug):
                 options[field["name"]] = raw
         level = request.POST.get("bot_level", "casual")
         try:
-            players = _posted_int(request, "players", "The number of players")
-            bot_count = _posted_int(request, "bots", "The number of bots", default=0)
-            move_time = _posted_int(request, "move_time", "The clock")
+            players = _posted_int(request, "players", _("The number of players"))
+            bot_count = _posted_int(request, "bots", _("The number of bots"), default=0)
+            move_time = _posted_int(request, "move_time", _("The clock"))
             if not 0 <= bot_count < engine.max_players:  # before building a list of that many bots
                 raise services.BadRequest(
-                    f"{engine.title} has room for {engine.max_players - 1} bots at most."
+                    _("%(game)s has room for %(count)d bots at most.")
+                    % {"game": engine.title, "count": engine.max_players - 1}
                 )
             deck = decks.resolve_deck(request.user, slug, request.POST.get("deck"))
             with transaction.atomic():
@@ -121,7 +123,7 @@ def _posted_int(request, name, label, default=None):
     try:
         return int(raw)
     except ValueError:
-        raise services.BadRequest(f"{label} must be a whole number.") from None
+        raise services.BadRequest(_("%(what)s must be a whole number.") % {"what": label}) from None
 
 
 def _session_invite(request, pk):
@@ -247,7 +249,7 @@ def rematch(request, pk):
 def move(request, pk):
     """An htmx move: answers with the mover's own frame, or an error message swapped in place."""
     if not request.user.is_authenticated:
-        return _move_error(pk, "Sign in to play.", 403)
+        return _move_error(pk, _("Sign in to play."), 403)
     try:
         move_data = json.loads(request.POST.get("move", ""))
     except (ValueError, RecursionError):  # (RecursionError: JSON nested too deep)
@@ -280,21 +282,21 @@ def move_preview(request, pk):
     except TemplateDoesNotExist:
         template = None
     if template is None or not hasattr(engine, "preview"):
-        return _preview_error("This game has no move preview.", 404)
+        return _preview_error(_("This game has no move preview."), 404)
     seats = list(table.seats.select_related("user").order_by("index"))
     seat = services.seat_of(seats, request.user)
     if seat is None:
-        return _preview_error("Only a player at this table can preview a move.", 403)
+        return _preview_error(_("Only a player at this table can preview a move."), 403)
     if table.status != Table.PLAYING:
-        return _preview_error("This table is not being played.", 409)
+        return _preview_error(_("This table is not being played."), 409)
     if seat not in (table.to_act or []):
-        return _preview_error("It is not your turn.", 403)
+        return _preview_error(_("It is not your turn."), 403)
     try:
         move_data = json.loads(request.GET.get("move", ""))
     except (ValueError, RecursionError):
         move_data = None
     if not isinstance(move_data, dict):
-        return _preview_error("The move must be a JSON object.", 400)
+        return _preview_error(_("The move must be a JSON object."), 400)
     try:
         preview = engine.preview(engine.load(table.state), seat, move_data)
     except IllegalMove as exc:

@@ -18,9 +18,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts import mail
+from accounts.preferences import language_of
 from rules import bots
 from tables import notifications, services
 from tables.models import Seat, Table
@@ -91,18 +93,22 @@ def send_reminders(now) -> int:
                 continue  # another worker sent it
             users = [
                 s.user
-                for s in table.seats.select_related("user__verified_email")
+                for s in table.seats.select_related("user__verified_email", "user__preference")
                 if s.awaited and s.user_id and not s.is_bot
             ]
             minutes = max(1, int(left.total_seconds() // 60))
             for user in users:
-                sent += notifications.mail_player(
-                    user,
-                    f"Reminder: your move at {table.title} #{table.pk}",
-                    f"Hello {user.username},\n\nYou have about {minutes} minutes left to move at {table.title} "
-                    f"#{table.pk}. After that a bot takes your seat (you can reclaim it).\n"
-                    f"{notifications.table_url(table)}\n",
-                )
+                words = {"username": user.username, "table": table.title, "id": table.pk, "minutes": minutes}
+                with translation.override(language_of(user)):  # each recipient reads their own language
+                    sent += notifications.mail_player(
+                        user,
+                        _("Reminder: your move at %(table)s #%(id)s") % words,
+                        _(
+                            "Hello %(username)s,\n\nYou have about %(minutes)d minutes left to move at %(table)s "
+                            "#%(id)s. After that a bot takes your seat (you can reclaim it).\n%(url)s\n"
+                        )
+                        % {**words, "url": notifications.table_url(table)},
+                    )
     return sent
 
 

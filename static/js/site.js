@@ -34,7 +34,8 @@
       const prev = parseInt(document.body.dataset.yourTurn || "0", 10);
       // On a table page the board says whose turn it is; elsewhere a toast says it once.
       if (n > prev && !document.querySelector(".table-page")) {
-        toast(n === 1 ? "It is your turn at a table." : "It is your turn at " + n + " tables.");
+        const words = document.getElementById("toast").dataset;  // (in the page's language)
+        toast(n === 1 ? words.one : words.many.replace("{n}", n));
       }
       document.body.dataset.yourTurn = String(n);
     }
