@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BASE_PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13.0/bin/python $$HOME/.pyenv/versions/3.12.1/bin/python python3; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then command -v $$p; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench lint setup demo worker clean
+.PHONY: run test test-fast test-browser bench lint setup messages demo worker clean
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(BASE_PYTHON)" || { echo "Python 3.12 or newer is needed (pyenv install 3.12)"; exit 1; }
@@ -16,7 +16,14 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $@
 
-setup: $(VENV)/.installed
+# The translation catalogues (locale/<lang>/LC_MESSAGES/django.po -> .mo), compiled with gettext's msgfmt
+# when the machine has it (apt-get install gettext); without it the committed .mo files serve, and
+# tests/test_i18n.py keeps those up to date with the .po files.
+messages: $(VENV)/.installed
+	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv --ignore=var -v0; \
+	else echo "msgfmt not found (apt-get install gettext): using the committed translation catalogues"; fi
+
+setup: messages
 	$(PY) manage.py migrate --noinput
 
 demo: setup
@@ -27,14 +34,14 @@ run: demo
 	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
 # The suite: engines, platform, sockets, services (PostgreSQL + Redis), then the browser apart.
-test: $(VENV)/.installed
+test: messages
 	$(PY) -m pytest -m "not browser" -p no:cacheprovider
 	$(PY) -m pytest -m browser -p no:cacheprovider tests/e2e
 
-test-fast: $(VENV)/.installed
+test-fast: messages
 	$(PY) -m pytest -m "not browser and not services" -x
 
-test-browser: $(VENV)/.installed
+test-browser: messages
 	$(PY) -m pytest -m browser tests/e2e
 
 # Every benchmark in bench/, but not its helpers (bench/_*.py) nor the echo app bench/live.py serves.

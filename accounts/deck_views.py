@@ -112,7 +112,7 @@ def new_deck(request):
             cards = _chronica().decode_deck(code)
             name = _("Imported deck")
         except ValueError as exc:
-            error = str(exc)
+            error = deck_helpers.deck_words(exc)
     starter = request.GET.get("starter")
     if starter:
         s = _starter(starter)
@@ -161,7 +161,7 @@ def draft(request):
         try:
             cards = _chronica().decode_deck(request.POST.get("code", ""))
         except ValueError as exc:
-            error = str(exc)
+            error = deck_helpers.deck_words(exc)
     elif op == "clear":
         cards = []
     else:

@@ -3,6 +3,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from rules import registry
 
@@ -113,13 +114,19 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        # (in the active language: the reader's, where frames and pages render)
         if self.user_id and self.replaced:
-            return f"{self.user.username} (bot)"
+            return gettext("%(name)s (bot)") % {"name": self.user.username}
         if self.user_id:
             return self.user.username
         if self.bot:
-            return f"{BOT_NAMES[self.index % len(BOT_NAMES)]} ({self.bot} bot)"
-        return "Empty seat"
+            name = BOT_NAMES[self.index % len(BOT_NAMES)]
+            if self.bot == "strong":
+                return gettext("%(name)s (strong bot)") % {"name": name}
+            if self.bot == "casual":
+                return gettext("%(name)s (casual bot)") % {"name": name}
+            return f"{name} ({self.bot} bot)"
+        return gettext("Empty seat")
 
 
 class Move(models.Model):
