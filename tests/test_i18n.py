@@ -42,20 +42,17 @@ ATTRIBUTES = (
     "data-many",
 )
 SKIPPED = {"script", "style", "code"}
-# Words French writes as English does (each checked by hand: "Type de carte", "Date", "Mode de jeu" …).
+# Words French writes as English does, each checked by hand ("Type", "Date", "Mode de jeu", "un Assassin",
+# "les clans", "1 bot", the Cosplay rulebook's own "Influence", "Sacrifice", "Fatigue", "duo", "trio" …).
 SAME_IN_FRENCH = {
-    "Type",
-    "Date",
-    "Mode",
-    "Bots",
-    "Decks",
-    "Deck",
-    "Page",
-    "Action",
-    "Actions",
-    "Bonus",
-    "Drama",
+    *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
+    *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio"),
 }
+# Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
+# the people of the fixture named themselves (a token, decks, a made-up card code).
+PRINTED = {"BADASS", "KAWAII", "CRAFT", "La Passion"}
+USER_CONTENT = {"robot", "Ma cour", "Brouillon", "nope"}
+DATE = re.compile(r"\d{1,2} \w{3} \d{4}(, \d\d:\d\d)?")  # "j M Y": Mar, Apr … read the same in French
 
 
 class VisibleText(HTMLParser):
@@ -105,11 +102,22 @@ def names() -> set[str]:
     """What stays the same in every language: people, bots, games, the site, Chronica's printed words."""
     import rules.chronica as chronica
 
-    words = {"Card Club", "English", "Français", "API", "JSON", "openskill", "mu", "CU1"}
+    words = {
+        "Card Club",
+        "English",
+        "Français",
+        "API",
+        "JSON",
+        "openskill",
+        "mu",
+        "CU1",
+        *PRINTED,
+        *USER_CONTENT,
+    }
     words |= {"alice", "bob", "charlie", *BOT_NAMES}
     words |= {game.title for game in registry.games().values()}
     for card in chronica.catalog():
-        words |= {card["name"], card["category"].capitalize(), card["era"]}
+        words |= {card["name"], card["class"], card["category"].capitalize(), card["era"]}
     words |= set(chronica.cards.CATEGORIES.values()) | {"Érudition", "Prestige", "Guerre"}
     words |= {s["name"] for s in chronica.starter_decks()}
     return words
@@ -121,7 +129,7 @@ def untranslated(english: list[str], french: list[str]) -> list[str]:
     proper = sorted(names(), key=len, reverse=True)
     left = []
     for text in sorted(set(english) & set(french)):
-        rest = text
+        rest = DATE.sub(" ", text)
         for name in proper:
             rest = rest.replace(name, " ")
         words = [w for w in re.findall(r"[^\W\d_]{2,}", rest) if w not in SAME_IN_FRENCH]
@@ -241,7 +249,7 @@ def test_forms_errors_and_messages_are_french(world, client):
     assert any("nom d’utilisateur" in t or "nom d'utilisateur" in t for t in french), french
     client.force_login(world["legal"].owner)
     answer = client.post(f"/decks/{world['legal'].pk}/delete/", HTTP_ACCEPT_LANGUAGE="fr", follow=True)
-    assert "Deck\u00a0«\u00a0Ma cour\u00a0» supprimé." in answer.content.decode()
+    assert "Deck «\u00a0Ma cour\u00a0» supprimé." in answer.content.decode()
 
 
 @override_settings(DEBUG=False)
@@ -322,7 +330,7 @@ def test_turn_and_reminder_mail_go_out_in_each_recipients_language(alice, bob, s
 
     Preference.objects.create(user=bob, language="fr")
     for first, second, expected in [
-        (alice, bob, "À vous de jouer\u00a0: Five Crowns n°\u00a0{pk}"),  # bob, left of the dealer, starts
+        (alice, bob, "À vous de jouer\u00a0: Five Crowns n° {pk}"),  # bob, left of the dealer, starts
         (bob, alice, "Your turn: Five Crowns #{pk}"),
     ]:
         table = started_table("five_crowns", [first, second])
@@ -330,10 +338,11 @@ def test_turn_and_reminder_mail_go_out_in_each_recipients_language(alice, bob, s
         assert mail.to == second.email and mail.subject == expected.format(pk=table.pk), mail.subject
         OutgoingMail.objects.all().delete()
     table.move_time = 3600
-    table.deadline = timezone.now() + timedelta(minutes=5)
+    now = timezone.now()
+    table.deadline = now + timedelta(minutes=5, seconds=30)
     table.save()
     table.seats.update(awaited=True)
-    assert worker.send_reminders(timezone.now()) == 2
+    assert worker.send_reminders(now) == 2
     mails = {mail.to: mail for mail in OutgoingMail.objects.all()}
     assert mails["bob@example.com"].subject.startswith("Rappel\u00a0: à vous de jouer")
     assert "Il vous reste environ 5 minutes" in mails["bob@example.com"].body
@@ -346,7 +355,7 @@ def test_platform_errors_follow_the_readers_language(alice, bob, started_table, 
     answer = client_for(waiting).post(
         f"/tables/{table.pk}/move/", {"move": '{"type": "draw"}', "seq": table.seq}, HTTP_ACCEPT_LANGUAGE="fr"
     )
-    assert answer.status_code == 403 and "Ce n'est pas à vous de jouer." in answer.content.decode()
+    assert answer.status_code == 403 and "Ce n&#x27;est pas à vous de jouer." in answer.content.decode()
 
 
 # --- Chronica's deck sentences (rules/ words them in English) --------------------------------------------
