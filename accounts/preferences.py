@@ -17,6 +17,12 @@ def chosen_language(user) -> str:
         return ""
 
 
+def language_of_id(user_id: int) -> str:
+    """The language of the person with this id (one query), for pushes that know only the id."""
+    chosen = Preference.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return chosen or settings.LANGUAGE_CODE
+
+
 def language_of(user) -> str:
     """The language ``user`` chose, or the site's default (also for anonymous visitors and bots)."""
     return chosen_language(user) or settings.LANGUAGE_CODE

@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import mail
-from accounts.preferences import language_of
+from accounts.preferences import language_of, language_of_id
 
 
 def user_group(user_id: int) -> str:
@@ -58,10 +58,12 @@ def refresh_badges(table_id: int, user_ids: list[int]) -> None:
 
 
 def badge(user) -> str:  # (a user or a user id)
-    """The "Your turn" badge of the navigation, as an out-of-band swap."""
+    """The "Your turn" badge of the navigation, as an out-of-band swap, in the person's language (its
+    tooltip is words; sockets and pushes have no request to take it from)."""
     from tables.context_processors import awaiting_count
 
-    return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
+    with translation.override(language_of_id(getattr(user, "pk", user))):
+        return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
 
 
 def table_url(table) -> str:

@@ -450,3 +450,11 @@ def test_the_committed_mo_is_what_msgfmt_makes_of_the_po(tmp_path):
         with fresh.open("rb") as a, po.with_suffix(".mo").open("rb") as b:
             compiled, committed = gettext.GNUTranslations(a), gettext.GNUTranslations(b)
         assert committed._catalog == compiled._catalog, f"{po.with_suffix('.mo')} is stale: run make messages"
+
+
+def test_the_live_your_turn_badge_speaks_its_owners_language(alice, bob):
+    from tables.notifications import badge
+
+    Preference.objects.create(user=bob, language="fr")
+    assert 'title="0 table vous attend"' in badge(bob) and 'title="0 table vous attend"' in badge(bob.pk)
+    assert 'title="0 tables waiting for you"' in badge(alice)
