@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BASE_PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13.0/bin/python $$HOME/.pyenv/versions/3.12.1/bin/python python3; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then command -v $$p; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench lint setup messages demo worker clean
+.PHONY: run test test-fast test-browser bench lint setup messages catalogue demo worker clean
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(BASE_PYTHON)" || { echo "Python 3.12 or newer is needed (pyenv install 3.12)"; exit 1; }
@@ -22,6 +22,12 @@ $(VENV)/.installed: pyproject.toml
 messages: $(VENV)/.installed
 	@if command -v msgfmt >/dev/null 2>&1; then $(PY) manage.py compilemessages --ignore=.venv --ignore=var -v0; \
 	else echo "msgfmt not found (apt-get install gettext): using the committed translation catalogues"; fi
+
+# After adding or changing translatable strings: refresh the .po from the code and templates (needs gettext),
+# translate the new entries (tests/test_i18n.py fails on an empty or fuzzy one), then `make messages`.
+catalogue: $(VENV)/.installed
+	$(PY) manage.py makemessages -l fr --no-location --ignore=.venv --ignore=var --ignore=staticfiles \
+		--ignore=static --ignore=tests --ignore=bench
 
 setup: messages
 	$(PY) manage.py migrate --noinput
