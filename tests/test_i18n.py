@@ -458,3 +458,13 @@ def test_the_live_your_turn_badge_speaks_its_owners_language(alice, bob):
     Preference.objects.create(user=bob, language="fr")
     assert 'title="0 table vous attend"' in badge(bob) and 'title="0 table vous attend"' in badge(bob.pk)
     assert 'title="0 tables waiting for you"' in badge(alice)
+
+
+@pytest.mark.django_db
+@override_settings(DEBUG=False, ROOT_URLCONF="tests.test_error_pages")
+def test_the_server_error_page_is_french():
+    client = Client(raise_request_exception=False)
+    english = client.get("/boom/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    french = client.get("/boom/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert lang_of(french) == "fr" and "Un problème est survenu de notre côté" in french
+    assert not untranslated(visible(english), visible(french))
