@@ -73,7 +73,10 @@ def in_play(state: State) -> set[str]:
     for prov in state["provinces"]:
         for slot in prov:
             if slot is not None:
-                out.update(c for c in (slot["building"], slot["character"]) if c)
+                if slot["building"]:
+                    out.add(slot["building"])
+                if slot["character"]:
+                    out.add(slot["character"])
     return out
 
 

@@ -176,32 +176,33 @@ class Chronica(BaseGame):
         # Free slots first, then the slots holding a card (a newly occupied building costs someone honour).
         free = [i for i in range(SLOTS) if not B.occupies(prov[i])]
         taken = [i for i in range(SLOTS) if B.occupies(prov[i])]
+        build_free = [i for i in free if B.can_build(prov[i])]
+        build_under = [i for i in taken if B.can_build(prov[i])]
+        replace = [i for i in taken if B.can_replace(prov[i])]
+        place_free = [i for i in free if B.can_place(prov[i])]
+        place_in = [i for i in taken if B.can_place(prov[i])]
         losers = [{} if o is None else {"target": o} for o in B.honour_losers(state, seat)]
-        welcomes = B.welcome_sources(state, seat)
-        targets = B.action_targets(state, seat)
-        hand_chars = B.playable_hand(state, seat, C.CHAR)
+        hand = B.playable_hand(state, seat)
+        hand_chars = [c for c in hand if C.CARD_BY_CODE[c]["kind"] == C.CHAR]
+        welcomes = B.welcome_sources(state, seat) if len(hand_chars) < len(hand) else []
+        targets = B.action_targets(state, seat) if hand_chars else []
         own_chars = B.own_characters(state, seat)
         moves: list[Move] = []
-        for code in B.playable_hand(state, seat):
+        for code in hand:
             if C.CARD_BY_CODE[code]["kind"] == C.BUILD:
-                for i in free:
-                    if B.can_build(prov[i]):
-                        moves.append({"type": "build", "card": code, "slot": i})
-                        moves += [
-                            {"type": "build", "card": code, "slot": i, "welcome": {"seat": o, "slot": j}}
-                            for o, j in welcomes
-                        ]
-                for i in taken:
-                    if B.can_build(prov[i]):
-                        moves += [{"type": "build", "card": code, "slot": i, **opt} for opt in losers]
+                for i in build_free:
+                    moves.append({"type": "build", "card": code, "slot": i})
+                    moves += [
+                        {"type": "build", "card": code, "slot": i, "welcome": {"seat": o, "slot": j}}
+                        for o, j in welcomes
+                    ]
                 moves += [
-                    {"type": "replace", "card": code, "slot": i} for i in taken if B.can_replace(prov[i])
+                    {"type": "build", "card": code, "slot": i, **opt} for i in build_under for opt in losers
                 ]
+                moves += [{"type": "replace", "card": code, "slot": i} for i in replace]
                 continue
-            moves += [{"type": "place", "card": code, "slot": i} for i in free if B.can_place(prov[i])]
-            for i in taken:
-                if B.can_place(prov[i]):
-                    moves += [{"type": "place", "card": code, "slot": i, **opt} for opt in losers]
+            moves += [{"type": "place", "card": code, "slot": i} for i in place_free]
+            moves += [{"type": "place", "card": code, "slot": i, **opt} for i in place_in for opt in losers]
             helpers: list[dict | None] = [None]
             helpers += [{"from": "hand", "card": other} for other in hand_chars if other != code]
             helpers += [{"from": "province", "slot": k} for k in own_chars]
