@@ -451,7 +451,20 @@ class Chronica(BaseGame):
     ) -> None:
         res = B.clash(attack, defence, shares)
         change = self._honour(state, seat, res["delta"], gain)
-        _emit(log, "clash", seat=seat, attack_cards=attack, defence_cards=defence, **res, change=change)
+        # why the honour moved less than the comparison says: "replace" (no gain), "cap" (10), "floor" (0)
+        limit = None
+        if change != res["delta"]:
+            limit = "replace" if not gain and res["delta"] > 0 else "cap" if res["delta"] > 0 else "floor"
+        _emit(
+            log,
+            "clash",
+            seat=seat,
+            attack_cards=attack,
+            defence_cards=defence,
+            **res,
+            change=change,
+            limit=limit,
+        )
 
     def _do_mulligan(self, state: State, seat: int, plan: dict, log: Log) -> None:
         hand = state["hands"][seat]

@@ -140,14 +140,25 @@ GAME_OVER = {
     ),
 }
 CLASH = {
-    "en": ("{attack} ({dom} {a}) against {defence} ({dom} {d}): {sign}", ", honour changes by {change}"),
-    "fr": ("{attack} ({dom} {a}) contre {defence} ({dom} {d}) : {sign}", ", l'Honneur change de {change}"),
+    "en": "{attack} ({dom} {a}) against {defence} ({dom} {d}): {sign}",
+    "fr": "{attack} ({dom} {a}) contre {defence} ({dom} {d}) : {sign}",
+}
+LIMITS = {  # why the honour moved less than the comparison says
+    "en": {
+        "cap": ", honour {change} (it never goes above 10)",
+        "floor": ", honour {change} (it never goes below 0)",
+        "replace": ", no honour gained (replacing a building can only lose honour)",
+    },
+    "fr": {
+        "cap": ", Honneur {change} (jamais plus de 10)",
+        "floor": ", Honneur {change} (jamais moins de 0)",
+        "replace": ", aucun Honneur gagné (remplacer un Édifice ne peut qu'en faire perdre)",
+    },
 }
 
 
 def _clash(event: Event, words: Words) -> str:
-    text, changed = CLASH[words.lang]
-    line = text.format(
+    line = CLASH[words.lang].format(
         attack=_sum(event["attack_cards"], words),
         defence=_sum(event["defence_cards"], words),
         dom=DOMAIN_NAMES[words.lang][event["domain"]],
@@ -155,8 +166,8 @@ def _clash(event: Event, words: Words) -> str:
         d=event["defence"],
         sign=signed(event["delta"]),
     )
-    if event["change"] != event["delta"]:
-        line += changed.format(change=signed(event["change"]))
+    if event["limit"]:
+        line += LIMITS[words.lang][event["limit"]].format(change=signed(event["change"]))
     return line + "."
 
 

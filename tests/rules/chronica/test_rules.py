@@ -865,3 +865,38 @@ def test_the_view_speaks_the_shared_vocabulary():
     over = GAME.apply(state, 0, action(CHARLES, 1, 0))
     view = GAME.view(over, None)
     assert view["over"] is True and view["to_act"] == [] and view["result"] == GAME.result(over)
+
+
+@pytest.mark.parametrize(
+    ("state", "move", "english", "french"),
+    [
+        (
+            board(hands={0: [CHARLES]}, provinces={1: {0: (BONAGUIL, LOUIS)}}),
+            action(CHARLES, 1, 0),
+            "Charles le Chauve (Prestige 4) against Château de Bonaguil + Louis VIII le Lion (Prestige 3): +1, "
+            "honour +0 (it never goes above 10).",
+            "Charles le Chauve (Prestige 4) contre Château de Bonaguil + Louis VIII le Lion (Prestige 3) : +1, "
+            "Honneur +0 (jamais plus de 10).",
+        ),
+        (
+            board(hands={0: [CHARLES]}, provinces={1: {0: (CITEAUX, None)}}, honour=[1, 10]),
+            action(CHARLES, 1, 0),
+            "Charles le Chauve (Erudition 2) against Abbaye Notre-Dame de Cîteaux (Erudition 6): \u22124, "
+            "honour \u22121 (it never goes below 0).",
+            "Charles le Chauve (Érudition 2) contre Abbaye Notre-Dame de Cîteaux (Érudition 6) : \u22124, "
+            "Honneur \u22121 (jamais moins de 0).",
+        ),
+        (
+            board(hands={0: [CHAMBORD]}, provinces={0: {0: (BONAGUIL, None)}}),
+            {"type": "replace", "card": CHAMBORD, "slot": 0},
+            "Château de Chambord (Prestige 7) against Château de Bonaguil (Prestige 3): +4, no honour gained "
+            "(replacing a building can only lose honour).",
+            "Château de Chambord (Prestige 7) contre Château de Bonaguil (Prestige 3) : +4, aucun Honneur gagné "
+            "(remplacer un Édifice ne peut qu'en faire perdre).",
+        ),
+    ],
+)
+def test_the_narration_says_why_honour_moved_less_than_the_comparison(state, move, english, french):
+    after = GAME.apply(state, 0, move)
+    assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "en")[1] == english
+    assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "fr")[1] == french
