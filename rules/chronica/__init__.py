@@ -1,4 +1,9 @@
-"""Chronica Universalis (slug "chronica"): the engine, the card catalog and deck helpers (CONTRACTS §1)."""
+"""Chronica Universalis (slug "chronica"): the engine, the card catalog and deck helpers (CONTRACTS §1).
+
+cards.py (the card table, decks), board.py (reading the state: the eligibility rules shared by move
+generation and the checks), engine.py (the Game), view.py (views, words for the events), sampling.py
+(hidden cards dealt at random to match a view, for the bots).
+"""
 
 from rules.chronica.cards import catalog, decode_deck, encode_deck, starter_decks, validate_deck
 from rules.chronica.engine import Chronica

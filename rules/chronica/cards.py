@@ -131,7 +131,6 @@ for _row in CARDS:
 INDEX_BY_CODE = {row[0]: i for i, row in enumerate(CARDS)}
 
 DECK_SIZE = 30
-SHARED_MIN = 52
 
 # Ready-made starter decks: 30 distinct cards each (roughly half characters, half buildings).
 STARTER_DECKS = [
@@ -285,10 +284,6 @@ STARTER_DECKS = [
 def catalog() -> list[dict]:
     """Every card kind, in table order, as a fresh dict (code, name, kind, class, category, era, values, preferred)."""
     return [dict(CARD_BY_CODE[row[0]], values=dict(CARD_BY_CODE[row[0]]["values"])) for row in CARDS]
-
-
-def card(code: str) -> dict:
-    return CARD_BY_CODE[code]
 
 
 def name(code: str) -> str:

@@ -6,70 +6,44 @@ State (a plain JSON dict, besides BaseGame's seed/draws/players/options):
 - ``hands``, ``discards`` (per seat lists of codes), ``honour`` (per seat)
 - ``provinces``: per seat 8 slots, each null or ``{"building", "character", "guest"}`` where ``guest``
   is the owner seat of a welcomed opponent character (null for the province owner's own card)
-- ``phase``: ``mulligan`` | ``play`` | ``fervour`` | ``draw`` | ``over``; ``current``, ``first``, ``turn``
+- ``phase``: ``mulligan`` | ``play`` | ``fervour`` | ``draw`` | ``over``; ``current`` (whose turn once
+  play began), ``first``, ``turn`` (the turn counter, from 1; the mulligans belong to turn 1)
 - ``mulligan_turn`` (how many players have decided), ``mulligans`` (who took one)
 - ``pending_draws`` (shared variant: draws still to choose), ``end_reason``
-- ``events``: what the last move did, for ``narrate`` and ``preview`` (lines with visibility)
+
+The state holds no words: what a move did is told by ``events`` (structured, see rules/core.py), put
+into words by ``view.MESSAGES``. ``rules/chronica/sampling.py`` builds states of this shape from a view.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from rules.chronica import board as B
 from rules.chronica import cards as C
-from rules.core import BaseGame, IllegalMove, Move, State, below, require, shuffle
+from rules.chronica import view as V
+from rules.core import BaseGame, Event, IllegalMove, Move, State, below, require, shuffle
 
-SLOTS = 8
+SLOTS = B.SLOTS
 HAND_SIZE = 5
-MAX_HONOUR = 10
+MAX_HONOUR = B.MAX_HONOUR
 RIVER_SIZE = 5
-DOMAIN_NAMES = {C.E: "Erudition", C.P: "Prestige", C.G: "War"}
 REINFORCE_SOURCES = ("hand", "province")
 
-
-def slot_label(i: int) -> str:
-    return f"frontier {i + 1}" if i < 4 else f"hinterland {i - 3}"
+Log = list[Event] | None  # where a move tells what it did; None: nobody listens (plain apply)
 
 
-def clash(attack: list[str], defence: list[str], attacker_shares_category: bool = False) -> dict:
-    """Resolve one comparison: the attackers' summed values against the defenders' summed values.
-
-    The domain is the defenders' preferred domain; when two defending cards prefer different
-    domains, the one more favourable to the defender is used, unless the attacker shares the
-    building's category (then the one more favourable to the attacker). Returns
-    ``{"domain", "attack", "defence", "delta"}`` where delta = attack - defence.
-    """
-    att = {d: sum(C.CARD_BY_CODE[c]["values"][d] for c in attack) for d in C.DOMAINS}
-    dfn = {d: sum(C.CARD_BY_CODE[c]["values"][d] for c in defence) for d in C.DOMAINS}
-    domains: list[str] = []
-    for code in defence:
-        pref = C.CARD_BY_CODE[code]["preferred"]
-        if pref not in domains:
-            domains.append(pref)
-    options = [(att[d] - dfn[d], d) for d in domains]
-    if len(options) == 1:
-        delta, domain = options[0]
-    elif attacker_shares_category:
-        delta, domain = max(options, key=lambda o: o[0])
-    else:
-        delta, domain = min(options, key=lambda o: o[0])
-    return {"domain": domain, "attack": att[domain], "defence": dfn[domain], "delta": delta}
+def _emit(log: Log, kind: str, **fields: Any) -> None:
+    if log is not None:
+        log.append({"kind": kind, **fields})
 
 
-def _names(codes: list[str]) -> str:
-    return " + ".join(C.name(c) for c in codes)
-
-
-def _explain(attack: list[str], defence: list[str], res: dict, change: int) -> str:
-    dom = DOMAIN_NAMES[res["domain"]]
-    sign = f"{res['delta']:+d}".replace("-", "−")
-    text = (
-        f"{_names(attack)} ({dom} {res['attack']}) against {_names(defence)} ({dom} {res['defence']}): {sign}"
-    )
-    if change != res["delta"]:
-        text += f", honour changes by {change:+d}".replace("-", "−")
-    return text + "."
+def _private(log: Log, state: State, seat: int, public: Event, secret: Event) -> None:
+    """``secret`` for ``seat`` alone, ``public`` (its twin without the cards) for everyone else."""
+    if log is not None:
+        others = [s for s in range(state["players"]) if s != seat]
+        log.append({**public, "to": [*others, None]})
+        log.append({**secret, "to": [seat]})
 
 
 class Chronica(BaseGame):
@@ -83,6 +57,10 @@ class Chronica(BaseGame):
     }
     players_bring_decks = True  # a 30-card deck each (options["decks"])
     preview_on_demand = True  # ``preview`` plays the move on a copy: asked for one move at a time
+    # Card placements and a pass are the player's own, take-back-able while the turn is still theirs and
+    # nothing was drawn (the shared variant's draw step); an Action hits an opponent's cards.
+    takeback_moves = frozenset({"build", "replace", "place", "pass"})
+    messages = V.MESSAGES
 
     # --- set-up ------------------------------------------------------------------------
 
@@ -111,12 +89,11 @@ class Chronica(BaseGame):
             phase="mulligan",
             first=0,
             current=0,
-            turn=0,
+            turn=1,
             mulligan_turn=0,
             mulligans=[False] * n,
             pending_draws=0,
             end_reason=None,
-            events=[],
         )
         if shared:
             state["pile"] = shuffle(state, [row[0] for row in C.CARDS])
@@ -134,6 +111,16 @@ class Chronica(BaseGame):
             state["river"] = [state["pile"].pop() for _ in range(RIVER_SIZE)]
         return state
 
+    def setup_events(self, state: State) -> list[Event]:
+        """The deal of a state ``setup`` returned: who plays first, each seat's hand (to that seat), the river."""
+        out: list[Event] = [{"kind": "first_player", "seat": state["first"]}]
+        out += [
+            {"kind": "dealt", "seat": s, "cards": list(h), "to": [s]} for s, h in enumerate(state["hands"])
+        ]
+        if state["shared"]:
+            out.append({"kind": "river", "cards": list(state["river"])})
+        return out
+
     @staticmethod
     def _source(state: State, seat: int) -> list[str]:
         return state["pile"] if state["shared"] else state["decks"][seat]
@@ -146,79 +133,25 @@ class Chronica(BaseGame):
     # --- queries -------------------------------------------------------------------------
 
     def to_act(self, state: State) -> list[int]:
-        phase = state["phase"]
-        if phase == "over":
-            return []
-        if phase == "mulligan":
-            return [(state["first"] + state["mulligan_turn"]) % state["players"]]
-        return [state["current"]]
+        return B.to_act(state)
 
     def is_over(self, state: State) -> bool:
         return state["phase"] == "over"
 
+    def result(self, state: State) -> dict:
+        return B.result(state)
+
     @staticmethod
     def victory_points(state: State) -> list[int]:
-        out = []
-        for prov in state["provinces"]:
-            vp = 0
-            for slot in prov:
-                if slot is not None:
-                    vp += 3 if slot["building"] and slot["character"] else 1
-            out.append(vp)
-        return out
+        return B.victory_points(state)
 
-    def result(self, state: State) -> dict:
-        scores = self.victory_points(state)
-        if not self.is_over(state):
-            return {"scores": scores, "winners": []}
-        n = state["players"]
-        alive = [s for s in range(n) if state["honour"][s] > 0] or list(range(n))
+    def view(self, state: State, seat: int | None) -> dict:
+        return V.view(state, seat)
 
-        def key(s):
-            return (scores[s], state["honour"][s], -len(state["discards"][s]))
+    def card_name(self, code: str, lang: str) -> str:
+        return V.card_name(code, lang)
 
-        best = max(key(s) for s in alive)
-        return {"scores": scores, "winners": [s for s in alive if key(s) == best]}
-
-    @staticmethod
-    def in_play(state: State) -> set[str]:
-        out = set()
-        for prov in state["provinces"]:
-            for slot in prov:
-                if slot is not None:
-                    if slot["building"]:
-                        out.add(slot["building"])
-                    if slot["character"]:
-                        out.add(slot["character"])
-        return out
-
-    @staticmethod
-    def protected(state: State, seat: int, i: int) -> bool:
-        return i >= 4 and state["provinces"][seat][i - 4] is not None
-
-    def action_part(self, state: State, seat: int, tseat: int, i: int) -> str | None:
-        """What an Action by ``seat`` against slot ``i`` of ``tseat`` would target, or None."""
-        if tseat == seat:
-            return None
-        slot = state["provinces"][tseat][i]
-        if slot is None or self.protected(state, tseat, i):
-            return None
-        return "building" if slot["building"] else "character"
-
-    @staticmethod
-    def own_characters(state: State, seat: int) -> list[int]:
-        """Slots of ``seat``'s province holding one of their own characters (reinforcement sources)."""
-        return [
-            i
-            for i, slot in enumerate(state["provinces"][seat])
-            if slot is not None and slot["character"] and slot["guest"] is None
-        ]
-
-    def opponents(self, state: State, seat: int) -> list[int]:
-        n = state["players"]
-        return [(seat + k) % n for k in range(1, n)]
-
-    # --- legal moves ---------------------------------------------------------------------
+    # --- legal moves (from the rules in board.py, the same ones the checks ask) ----------------
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if seat not in self.to_act(state):
@@ -240,46 +173,36 @@ class Chronica(BaseGame):
 
     def _play_moves(self, state: State, seat: int) -> list[Move]:
         prov = state["provinces"][seat]
-        opps = self.opponents(state, seat)
-        many = state["players"] > 2
-        loser_opts: list[dict] = [{"target": o} for o in opps] if many else [{}]
-        free = [i for i in range(SLOTS) if prov[i] is None]
-        wanderers_own = [i for i in range(SLOTS) if prov[i] and not prov[i]["building"]]
-        buildings_own = [i for i in range(SLOTS) if prov[i] and prov[i]["building"]]
-        empty_buildings = [i for i in buildings_own if not prov[i]["character"]]
-        opp_wanderers = [
-            (o, j)
-            for o in opps
-            for j, slot in enumerate(state["provinces"][o])
-            if slot and not slot["building"] and slot["character"]
-        ]
-        targets = [
-            (o, j, part)
-            for o in opps
-            for j in range(SLOTS)
-            if (part := self.action_part(state, seat, o, j)) is not None
-        ]
-        busy = self.in_play(state)
-        hand = [c for c in state["hands"][seat] if c not in busy]
+        # Free slots first, then the slots holding a card (a newly occupied building costs someone honour).
+        free = [i for i in range(SLOTS) if not B.occupies(prov[i])]
+        taken = [i for i in range(SLOTS) if B.occupies(prov[i])]
+        build_free = [i for i in free if B.can_build(prov[i])]
+        build_under = [i for i in taken if B.can_build(prov[i])]
+        replace = [i for i in taken if B.can_replace(prov[i])]
+        place_free = [i for i in free if B.can_place(prov[i])]
+        place_in = [i for i in taken if B.can_place(prov[i])]
+        losers = [{} if o is None else {"target": o} for o in B.honour_losers(state, seat)]
+        hand = B.playable_hand(state, seat)
         hand_chars = [c for c in hand if C.CARD_BY_CODE[c]["kind"] == C.CHAR]
-        own_chars = self.own_characters(state, seat)
+        welcomes = B.welcome_sources(state, seat) if len(hand_chars) < len(hand) else []
+        targets = B.action_targets(state, seat) if hand_chars else []
+        own_chars = B.own_characters(state, seat)
         moves: list[Move] = []
         for code in hand:
             if C.CARD_BY_CODE[code]["kind"] == C.BUILD:
-                for i in free:
+                for i in build_free:
                     moves.append({"type": "build", "card": code, "slot": i})
                     moves += [
                         {"type": "build", "card": code, "slot": i, "welcome": {"seat": o, "slot": j}}
-                        for o, j in opp_wanderers
+                        for o, j in welcomes
                     ]
-                for i in wanderers_own:
-                    moves += [{"type": "build", "card": code, "slot": i, **opt} for opt in loser_opts]
-                for i in buildings_own:
-                    moves.append({"type": "replace", "card": code, "slot": i})
+                moves += [
+                    {"type": "build", "card": code, "slot": i, **opt} for i in build_under for opt in losers
+                ]
+                moves += [{"type": "replace", "card": code, "slot": i} for i in replace]
                 continue
-            moves += [{"type": "place", "card": code, "slot": i} for i in free]
-            for i in empty_buildings:
-                moves += [{"type": "place", "card": code, "slot": i, **opt} for opt in loser_opts]
+            moves += [{"type": "place", "card": code, "slot": i} for i in place_free]
+            moves += [{"type": "place", "card": code, "slot": i, **opt} for i in place_in for opt in losers]
             helpers: list[dict | None] = [None]
             helpers += [{"from": "hand", "card": other} for other in hand_chars if other != code]
             helpers += [{"from": "province", "slot": k} for k in own_chars]
@@ -295,7 +218,33 @@ class Chronica(BaseGame):
             ]
         return moves
 
-    # --- checks (shared by apply and, through the same helpers, legal_moves) ----------------
+    # --- checks: one per move type; each returns a normalised plan for its ``_do_`` ---------------
+
+    def _check(self, state: State, seat: int, move: Move) -> dict:
+        """Validate ``move`` for ``seat``; return a normalised plan for ``_do_<type>``. IllegalMove otherwise."""
+        kind = move["type"]
+        self._check_phase(state["phase"], kind)
+        return getattr(self, "_check_" + kind)(state, seat, move)
+
+    @staticmethod
+    def _check_phase(phase: str, kind: str) -> None:
+        if kind in B.PHASE_MOVES[phase]:
+            return
+        if kind in ("mulligan", "keep"):
+            raise IllegalMove("The mulligan is only offered before the first turn.")
+        if kind == "draw":
+            raise IllegalMove("You draw only at the end of your turn.")
+        if phase == "mulligan":
+            raise IllegalMove("Before the first turn, choose to keep your hand or take a mulligan.")
+        if phase == "draw":
+            raise IllegalMove("Draw a card first (from the pile or the river).")
+        if kind == "end_turn":
+            raise IllegalMove(
+                "You can only end your turn early after Popular fervour; otherwise play or pass."
+            )
+        if kind == "pass":
+            raise IllegalMove("Popular fervour lets you play a card or end your turn, not pass.")
+        raise IllegalMove(f"Unknown move type {kind!r}.")
 
     @staticmethod
     def _int(value: Any, lo: int, hi: int, what: str) -> int:
@@ -303,168 +252,151 @@ class Chronica(BaseGame):
         require(lo <= value <= hi, f"{what} must be from {lo} to {hi}.")
         return value
 
-    def _hand_card(self, state: State, seat: int, code: Any, kind: str | None, what: str = "card") -> str:
+    @staticmethod
+    def _seat_in(value: Any, seats: list[int], message: str) -> int:
+        require(isinstance(value, int) and not isinstance(value, bool) and value in seats, message)
+        return value
+
+    def _hand_card(self, state: State, seat: int, code: Any, kind: str, what: str) -> str:
         require(isinstance(code, str), f"Name the {what} to play by its code.")
         require(code in C.CARD_BY_CODE, f"There is no card {code!r}.")
         require(code in state["hands"][seat], f"{C.name(code)} is not in your hand.")
-        if kind is not None:
-            require(
-                C.CARD_BY_CODE[code]["kind"] == kind,
-                f"{C.name(code)} is not a {'building' if kind == C.BUILD else 'character'}.",
-            )
         require(
-            code not in self.in_play(state),
+            C.CARD_BY_CODE[code]["kind"] == kind,
+            f"{C.name(code)} is not a {'building' if kind == C.BUILD else 'character'}.",
+        )
+        require(
+            code in B.playable_hand(state, seat, kind),
             f"{C.name(code)} is already in play; its twin cannot be played until that one is discarded.",
         )
         return code
 
     def _honour_loser(self, state: State, seat: int, move: Move) -> int:
         """The opponent named to lose 1 honour for a newly occupied building (implied with 2 players)."""
-        opps = self.opponents(state, seat)
         target = move.get("target")
-        if len(opps) == 1 and target is None:
-            return opps[0]
+        if target is None and B.honour_losers(state, seat) == [None]:
+            return B.opponents(state, seat)[0]
         require(target is not None, "Name the opponent who loses 1 honour (target).")
-        require(
-            isinstance(target, int) and not isinstance(target, bool) and target in opps,
-            "The target must be an opponent's seat.",
-        )
-        return target
+        return self._seat_in(target, B.opponents(state, seat), "The target must be an opponent's seat.")
 
-    def _check(self, state: State, seat: int, move: Move) -> dict:
-        """Validate ``move`` for ``seat``; return a normalised plan for ``_apply``. IllegalMove otherwise."""
-        phase = state["phase"]
-        kind = move["type"]
-        if phase != "mulligan":
-            require(kind not in ("mulligan", "keep"), "The mulligan is only offered before the first turn.")
-        if phase != "draw":
-            require(kind != "draw", "You draw only at the end of your turn.")
-        if phase == "mulligan":
-            require(
-                kind in ("mulligan", "keep"),
-                "Before the first turn, choose to keep your hand or take a mulligan.",
-            )
-            return {"type": kind}
-        if phase == "draw":
-            require(kind == "draw", "Draw a card first (from the pile or the river).")
-            source = move.get("source")
-            require(source in ("pile", "river"), "Draw from the pile or the river.")
-            if source == "river":
-                code = move.get("card")
-                require(isinstance(code, str) and code in state["river"], "That card is not in the river.")
-                return {"type": "draw", "source": "river", "card": code}
+    def _check_mulligan(self, state: State, seat: int, move: Move) -> dict:
+        return {"type": "mulligan"}
+
+    def _check_keep(self, state: State, seat: int, move: Move) -> dict:
+        return {"type": "keep"}
+
+    def _check_draw(self, state: State, seat: int, move: Move) -> dict:
+        source = move.get("source")
+        require(source in ("pile", "river"), "Draw from the pile or the river.")
+        if source == "pile":
             return {"type": "draw", "source": "pile"}
-        if kind == "end_turn":
-            require(
-                phase == "fervour",
-                "You can only end your turn early after Popular fervour; otherwise play or pass.",
-            )
-            return {"type": "end_turn"}
-        if kind == "pass":
-            require(phase == "play", "Popular fervour lets you play a card or end your turn, not pass.")
-            hand = state["hands"][seat]
-            code = move.get("discard")
-            if not hand:
-                require(code is None, "Your hand is empty: there is nothing to discard.")
-                return {"type": "pass", "discard": None}
-            require(isinstance(code, str), "Name the card to discard when you pass.")
-            require(code in hand, "You can only discard a card from your hand.")
-            return {"type": "pass", "discard": code}
-        prov = state["provinces"][seat]
-        if kind == "build":
-            code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
-            i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
-            slot = prov[i]
-            plan = {"type": "build", "card": code, "slot": i, "welcome": None, "loser": None}
-            welcome = move.get("welcome")
-            if slot is None:
-                require(move.get("target") is None, "Building on a free slot names no target.")
-                if welcome is not None:
-                    require(isinstance(welcome, dict), "welcome must be {seat, slot}.")
-                    ws = welcome.get("seat")
-                    require(
-                        isinstance(ws, int)
-                        and not isinstance(ws, bool)
-                        and ws in self.opponents(state, seat),
-                        "You can only welcome an opponent's wandering character.",
-                    )
-                    j = self._int(welcome.get("slot"), 0, SLOTS - 1, "The welcomed character's slot")
-                    other = state["provinces"][ws][j]
-                    require(
-                        other is not None and other["character"] and not other["building"],
-                        "There is no wandering character in that slot.",
-                    )
-                    plan["welcome"] = {"seat": ws, "slot": j}
-                return plan
+        code = move.get("card")
+        require(isinstance(code, str) and code in state["river"], "That card is not in the river.")
+        return {"type": "draw", "source": "river", "card": code}
+
+    def _check_end_turn(self, state: State, seat: int, move: Move) -> dict:
+        return {"type": "end_turn"}
+
+    def _check_pass(self, state: State, seat: int, move: Move) -> dict:
+        hand = state["hands"][seat]
+        code = move.get("discard")
+        if not hand:
+            require(code is None, "Your hand is empty: there is nothing to discard.")
+            return {"type": "pass", "discard": None}
+        require(isinstance(code, str), "Name the card to discard when you pass.")
+        require(code in hand, "You can only discard a card from your hand.")
+        return {"type": "pass", "discard": code}
+
+    def _check_build(self, state: State, seat: int, move: Move) -> dict:
+        code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        slot = state["provinces"][seat][i]
+        plan = {"type": "build", "card": code, "slot": i, "welcome": None, "loser": None}
+        welcome = move.get("welcome")
+        require(
+            B.can_build(slot),
+            "That slot already holds a building: replace it instead, or build on a free slot.",
+        )
+        if B.occupies(slot):
             require(welcome is None, "You can only welcome a character when building on a free slot.")
-            require(
-                not slot["building"],
-                "That slot already holds a building: replace it instead, or build on a free slot.",
-            )
             plan["loser"] = self._honour_loser(state, seat, move)
             return plan
-        if kind == "replace":
-            code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
-            i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
-            require(
-                prov[i] is not None and prov[i]["building"], "There is no building of yours to replace there."
+        require(move.get("target") is None, "Building on a free slot names no target.")
+        if welcome is not None:
+            require(isinstance(welcome, dict), "welcome must be {seat, slot}.")
+            ws = self._seat_in(
+                welcome.get("seat"),
+                B.opponents(state, seat),
+                "You can only welcome an opponent's wandering character.",
             )
-            return {"type": "replace", "card": code, "slot": i}
-        if kind == "place":
-            code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
-            i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
-            slot = prov[i]
-            if slot is None:
-                require(move.get("target") is None, "A wandering character names no target.")
-                return {"type": "place", "card": code, "slot": i, "loser": None}
-            require(slot["building"] and not slot["character"], "That slot already holds a character.")
-            return {"type": "place", "card": code, "slot": i, "loser": self._honour_loser(state, seat, move)}
-        if kind == "action":
-            code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
-            target = move.get("target")
-            require(isinstance(target, dict), "An Action needs a target {seat, slot}.")
-            ts = target.get("seat")
+            j = self._int(welcome.get("slot"), 0, SLOTS - 1, "The welcomed character's slot")
             require(
-                isinstance(ts, int) and not isinstance(ts, bool) and ts in self.opponents(state, seat),
-                "An Action targets an opponent's province.",
+                (ws, j) in B.welcome_sources(state, seat), "There is no wandering character in that slot."
             )
-            j = self._int(target.get("slot"), 0, SLOTS - 1, "The target slot")
-            require(state["provinces"][ts][j] is not None, "There is nothing to target in that slot.")
-            part = self.action_part(state, seat, ts, j)
-            require(part is not None, "That card is protected by the frontier card in front of it.")
-            require(
-                target.get("part") in (None, part),
-                "An occupied building is targeted as a whole (part: building); a wandering character as part: character.",
-            )
-            helper = move.get("reinforce")
-            plan = {"type": "action", "card": code, "seat": ts, "slot": j, "reinforce": None}
-            if helper is not None:
-                require(
-                    isinstance(helper, dict),
-                    "reinforce must be {from: hand, card} or {from: province, slot}.",
-                )
-                source = helper.get("from")
-                require(source in REINFORCE_SOURCES, "Reinforcements come from your hand or your province.")
-                if source == "hand":
-                    extra = self._hand_card(state, seat, helper.get("card"), C.CHAR, "reinforcement")
-                    require(extra != code, "The reinforcement must be a second character.")
-                    plan["reinforce"] = {"from": "hand", "card": extra}
-                else:
-                    k = self._int(helper.get("slot"), 0, SLOTS - 1, "The reinforcement's slot")
-                    require(
-                        k in self.own_characters(state, seat),
-                        "There is no character of yours in that slot of your province.",
-                    )
-                    plan["reinforce"] = {"from": "province", "slot": k}
-            return plan
-        raise IllegalMove(f"Unknown move type {kind!r}.")
+            plan["welcome"] = {"seat": ws, "slot": j}
+        return plan
+
+    def _check_replace(self, state: State, seat: int, move: Move) -> dict:
+        code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        require(B.can_replace(state["provinces"][seat][i]), "There is no building of yours to replace there.")
+        return {"type": "replace", "card": code, "slot": i}
+
+    def _check_place(self, state: State, seat: int, move: Move) -> dict:
+        code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        slot = state["provinces"][seat][i]
+        require(B.can_place(slot), "That slot already holds a character.")
+        if not B.occupies(slot):
+            require(move.get("target") is None, "A wandering character names no target.")
+            return {"type": "place", "card": code, "slot": i, "loser": None}
+        return {"type": "place", "card": code, "slot": i, "loser": self._honour_loser(state, seat, move)}
+
+    def _check_action(self, state: State, seat: int, move: Move) -> dict:
+        code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
+        target = move.get("target")
+        require(isinstance(target, dict), "An Action needs a target {seat, slot}.")
+        ts = self._seat_in(
+            target.get("seat"), B.opponents(state, seat), "An Action targets an opponent's province."
+        )
+        j = self._int(target.get("slot"), 0, SLOTS - 1, "The target slot")
+        require(state["provinces"][ts][j] is not None, "There is nothing to target in that slot.")
+        part = B.action_part(state, seat, ts, j)
+        require(part is not None, "That card is protected by the frontier card in front of it.")
+        require(
+            target.get("part") in (None, part),
+            "An occupied building is targeted as a whole (part: building); a wandering character as part: character.",
+        )
+        return {
+            "type": "action",
+            "card": code,
+            "seat": ts,
+            "slot": j,
+            "reinforce": self._check_reinforcement(state, seat, code, move.get("reinforce")),
+        }
+
+    def _check_reinforcement(self, state: State, seat: int, code: str, helper: Any) -> dict | None:
+        if helper is None:
+            return None
+        require(isinstance(helper, dict), "reinforce must be {from: hand, card} or {from: province, slot}.")
+        source = helper.get("from")
+        require(source in REINFORCE_SOURCES, "Reinforcements come from your hand or your province.")
+        if source == "hand":
+            extra = self._hand_card(state, seat, helper.get("card"), C.CHAR, "reinforcement")
+            require(extra != code, "The reinforcement must be a second character.")
+            return {"from": "hand", "card": extra}
+        k = self._int(helper.get("slot"), 0, SLOTS - 1, "The reinforcement's slot")
+        require(
+            k in B.own_characters(state, seat),
+            "There is no character of yours in that slot of your province.",
+        )
+        return {"from": "province", "slot": k}
 
     # --- apply ---------------------------------------------------------------------------
 
     def mutable_copy(self, state: State) -> State:
         """Copy-on-write: the piles, hands, discards, honour, mulligans and the provinces' slots
-        (``_apply`` changes them in place) are copied; ``events`` (a move starts a new list) and
-        ``options`` are shared."""
+        (``_apply`` changes them in place) are copied; ``options`` is shared."""
         new = dict(state)
         for key in ("hands", "discards", "decks"):
             if key in state:
@@ -477,15 +409,25 @@ class Chronica(BaseGame):
         ]
         return new
 
-    def _apply(self, state: State, seat: int, move: Move) -> None:
+    def _apply(self, state: State, seat: int, move: Move, log: Log = None) -> None:
         plan = self._check(state, seat, move)
-        state["events"] = []
-        getattr(self, "_do_" + plan["type"])(state, seat, plan)
+        getattr(self, "_do_" + plan["type"])(state, seat, plan, log)
 
-    def _say(self, state: State, text: str, seats: tuple = (), **extra) -> None:
-        state["events"].append({"text": text, "seats": list(seats), **extra})
+    def _played(self, before: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+        """The move played again on a copy of ``before``, telling what it did."""
+        log: list[Event] = []
+        after = self.mutable_copy(before)
+        self._guard(after, seat, move)
+        self._apply(after, seat, move, log)
+        return after, log
 
-    def _honour(self, state: State, seat: int, delta: int, gain: bool = True) -> int:
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
+        """What ``move`` did (``after`` is what it led to): the same move replayed on a copy of ``before``,
+        which replays exactly (the randomness is in the state)."""
+        return self._played(before, seat, move)[1]
+
+    @staticmethod
+    def _honour(state: State, seat: int, delta: int, gain: bool = True) -> int:
         """Change ``seat``'s honour by ``delta`` (capped at 10, floored at 0); the real change."""
         if not gain:
             delta = min(delta, 0)
@@ -493,25 +435,38 @@ class Chronica(BaseGame):
         state["honour"][seat] = max(0, min(MAX_HONOUR, old + delta))
         return state["honour"][seat] - old
 
-    def _lose_one(self, state: State, loser: int, why: str) -> None:
+    def _lose_one(self, state: State, loser: int, reason: str, log: Log) -> None:
         change = self._honour(state, loser, -1)
-        self._say(
-            state,
-            f"{{s0}} loses 1 honour ({why}).",
-            (loser,),
-            explain=f"The opponent loses {-change} honour ({why}).",
-        )
+        _emit(log, "honour_lost", seat=loser, amount=-change, reason=reason)
 
     def _resolve(
-        self, state: State, seat: int, attack: list[str], defence: list[str], shares: bool, gain: bool = True
-    ):
-        res = clash(attack, defence, shares)
+        self,
+        state: State,
+        seat: int,
+        attack: list[str],
+        defence: list[str],
+        shares: bool,
+        log: Log,
+        gain=True,
+    ) -> None:
+        res = B.clash(attack, defence, shares)
         change = self._honour(state, seat, res["delta"], gain)
-        text = _explain(attack, defence, res, change)
-        self._say(state, f"{{s0}}: {text}", (seat,), explain=text)
-        return res
+        # why the honour moved less than the comparison says: "replace" (no gain), "cap" (10), "floor" (0)
+        limit = None
+        if change != res["delta"]:
+            limit = "replace" if not gain and res["delta"] > 0 else "cap" if res["delta"] > 0 else "floor"
+        _emit(
+            log,
+            "clash",
+            seat=seat,
+            attack_cards=attack,
+            defence_cards=defence,
+            **res,
+            change=change,
+            limit=limit,
+        )
 
-    def _do_mulligan(self, state: State, seat: int, plan: dict) -> None:
+    def _do_mulligan(self, state: State, seat: int, plan: dict, log: Log) -> None:
         hand = state["hands"][seat]
         size = len(hand) - 1
         if state["shared"]:
@@ -522,73 +477,74 @@ class Chronica(BaseGame):
         for _ in range(size):
             self._take_top(state, seat)
         state["mulligans"][seat] = True
-        self._say(state, f"{{s0}} shuffled their hand back and drew {size} cards.", (seat,))
-        self._next_mulligan(state)
+        _private(
+            log,
+            state,
+            seat,
+            {"kind": "mulligan", "seat": seat, "count": size},
+            {"kind": "mulligan_hand", "seat": seat, "cards": list(state["hands"][seat])},
+        )
+        self._next_mulligan(state, log)
 
-    def _do_keep(self, state: State, seat: int, plan: dict) -> None:
-        self._say(state, "{s0} kept their hand.", (seat,))
-        self._next_mulligan(state)
+    def _do_keep(self, state: State, seat: int, plan: dict, log: Log) -> None:
+        _emit(log, "kept", seat=seat)
+        self._next_mulligan(state, log)
 
-    def _next_mulligan(self, state: State) -> None:
+    def _next_mulligan(self, state: State, log: Log) -> None:
         state["mulligan_turn"] += 1
         if state["mulligan_turn"] >= state["players"]:
             state["phase"] = "play"
             state["current"] = state["first"]
-            state["turn"] = 1
-            self._say(state, "{s0} plays first.", (state["first"],))
+            _emit(log, "plays_first", seat=state["first"])
 
-    def _do_build(self, state: State, seat: int, plan: dict) -> None:
+    def _do_build(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
         state["hands"][seat].remove(code)
         prov = state["provinces"][seat]
         if prov[i] is None:
             prov[i] = {"building": code, "character": None, "guest": None}
-            self._say(state, f"{{s0}} built {C.name(code)} on {slot_label(i)}.", (seat,))
+            _emit(log, "built", seat=seat, card=code, slot=i)
             welcome = plan["welcome"]
             if welcome:
                 ws, j = welcome["seat"], welcome["slot"]
                 char = state["provinces"][ws][j]["character"]
-                self._say(state, f"{{s0}} welcomed {{s1}}'s {C.name(char)} into it.", (seat, ws))
-                self._resolve(state, seat, [code], [char], False)
+                _emit(log, "welcomed", seat=seat, owner_seat=ws, card=char)
+                self._resolve(state, seat, [code], [char], False, log)
                 state["provinces"][ws][j] = None
                 prov[i]["character"] = char
                 prov[i]["guest"] = ws
-                self._lose_one(state, ws, "an occupied building")
+                self._lose_one(state, ws, "occupied", log)
         else:
             prov[i]["building"] = code
-            self._say(
-                state,
-                f"{{s0}} built {C.name(code)} under {C.name(prov[i]['character'])} on {slot_label(i)}.",
-                (seat,),
-            )
-            self._lose_one(state, plan["loser"], "an occupied building")
-        self._after_play(state, seat, fervour=False)
+            _emit(log, "built_under", seat=seat, card=code, character_card=prov[i]["character"], slot=i)
+            self._lose_one(state, plan["loser"], "occupied", log)
+        self._after_play(state, seat, False, log)
 
-    def _do_replace(self, state: State, seat: int, plan: dict) -> None:
+    def _do_replace(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
         state["hands"][seat].remove(code)
         slot = state["provinces"][seat][i]
         old = slot["building"]
-        self._say(state, f"{{s0}} replaced {C.name(old)} with {C.name(code)} on {slot_label(i)}.", (seat,))
-        self._resolve(state, seat, [code], [old], False, gain=False)
+        _emit(log, "replaced", seat=seat, card=code, old_card=old, slot=i)
+        self._resolve(state, seat, [code], [old], False, log, gain=False)
         slot["building"] = code
         state["discards"][seat].append(old)
-        self._after_play(state, seat, fervour=False)
+        self._after_play(state, seat, False, log)
 
-    def _do_place(self, state: State, seat: int, plan: dict) -> None:
+    def _do_place(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
         state["hands"][seat].remove(code)
         prov = state["provinces"][seat]
         if prov[i] is None:
             prov[i] = {"building": None, "character": code, "guest": None}
-            self._say(state, f"{{s0}} placed {C.name(code)} on {slot_label(i)} (wandering).", (seat,))
+            _emit(log, "placed", seat=seat, card=code, slot=i)
         else:
             prov[i]["character"] = code
-            self._say(state, f"{{s0}} placed {C.name(code)} in {C.name(prov[i]['building'])}.", (seat,))
-            self._lose_one(state, plan["loser"], "an occupied building")
-        self._after_play(state, seat, fervour=False)
+            _emit(log, "placed_in", seat=seat, card=code, building_card=prov[i]["building"], slot=i)
+            self._lose_one(state, plan["loser"], "occupied", log)
+        self._after_play(state, seat, False, log)
 
-    def _do_action(self, state: State, seat: int, plan: dict) -> None:
+    def _do_action(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, ts, j = plan["card"], plan["seat"], plan["slot"]
         hand = state["hands"][seat]
         hand.remove(code)
@@ -610,9 +566,8 @@ class Chronica(BaseGame):
         defence = [c for c in (slot["building"], slot["character"]) if c]
         occupied = len(defence) == 2
         shares = occupied and C.CARD_BY_CODE[code]["category"] == C.CARD_BY_CODE[slot["building"]]["category"]
-        text = f"{{s0}} sent {_names(attack)} against {{s1}}'s {_names(defence)} on {slot_label(j)}."
-        self._say(state, text, (seat, ts))
-        self._resolve(state, seat, attack, defence, shares)
+        _emit(log, "action", seat=seat, attack_cards=attack, target_seat=ts, defence_cards=defence, slot=j)
+        self._resolve(state, seat, attack, defence, shares, log)
         state["discards"][seat].extend(attack)
         if slot["building"]:
             state["discards"][ts].append(slot["building"])
@@ -621,72 +576,74 @@ class Chronica(BaseGame):
             state["discards"][owner].append(slot["character"])
         state["provinces"][ts][j] = None
         if occupied:
-            self._lose_one(state, ts, "Action against an occupied building")
-        self._after_play(state, seat, fervour=occupied)
+            self._lose_one(state, ts, "action", log)
+        self._after_play(state, seat, occupied, log)
 
-    def _after_play(self, state: State, seat: int, fervour: bool) -> None:
-        if self._check_end(state):
+    def _after_play(self, state: State, seat: int, fervour: bool, log: Log) -> None:
+        if self._check_end(state, log):
             return
         if fervour:
             state["phase"] = "fervour"
-            self._say(
-                state,
-                "Popular fervour: {s0} may play another card.",
-                (seat,),
-                explain="Popular fervour: you may play another card.",
-            )
+            _emit(log, "fervour", seat=seat)
             return
-        self._start_draws(state, seat, 1)
+        self._start_draws(state, seat, 1, log)
 
-    def _do_end_turn(self, state: State, seat: int, plan: dict) -> None:
-        self._say(state, "{s0} ended their turn.", (seat,))
-        self._start_draws(state, seat, 1)
+    def _do_end_turn(self, state: State, seat: int, plan: dict, log: Log) -> None:
+        _emit(log, "ended_turn", seat=seat)
+        self._start_draws(state, seat, 1, log)
 
-    def _do_pass(self, state: State, seat: int, plan: dict) -> None:
+    def _do_pass(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code = plan["discard"]
         if code is not None:
             state["hands"][seat].remove(code)
             state["discards"][seat].append(code)
-            self._say(state, f"{{s0}} passed, discarding {C.name(code)}.", (seat,))
-        else:
-            self._say(state, "{s0} passed.", (seat,))
-        self._start_draws(state, seat, 2)
+        _emit(log, "passed", seat=seat, card=code)
+        self._start_draws(state, seat, 2, log)
 
-    def _start_draws(self, state: State, seat: int, count: int) -> None:
+    def _drew(self, state: State, seat: int, codes: list[str], log: Log) -> None:
+        _private(
+            log,
+            state,
+            seat,
+            {"kind": "drew", "seat": seat, "count": len(codes)},
+            {"kind": "drew_cards", "seat": seat, "cards": codes},
+        )
+
+    def _start_draws(self, state: State, seat: int, count: int, log: Log) -> None:
         if state["shared"]:
             state["phase"] = "draw"
             state["pending_draws"] = count
             return
+        drawn = []
         for _ in range(count):
             if not state["decks"][seat]:
                 break
-            code = self._take_top(state, seat)
-            self._say(state, f"You drew {C.name(code)}.", (seat,), only=seat)
-            self._say(state, "{s0} drew a card.", (seat,), hide_from=seat)
+            drawn.append(self._take_top(state, seat))
             if not state["decks"][seat]:
-                self._finish(state, "deck", seat)
+                self._drew(state, seat, drawn, log)
+                self._finish(state, "deck", seat, log)
                 return
+        if drawn:
+            self._drew(state, seat, drawn, log)
         self._next_turn(state)
 
-    def _do_draw(self, state: State, seat: int, plan: dict) -> None:
+    def _do_draw(self, state: State, seat: int, plan: dict, log: Log) -> None:
         if plan["source"] == "pile":
-            code = self._take_top(state, seat)
-            self._say(state, f"You drew {C.name(code)}.", (seat,), only=seat)
-            self._say(state, "{s0} drew a card from the pile.", (seat,), hide_from=seat)
+            self._drew(state, seat, [self._take_top(state, seat)], log)
         else:
             code = plan["card"]
             river = state["river"]
             k = river.index(code)
             state["hands"][seat].append(code)
-            self._say(state, f"{{s0}} took {C.name(code)} from the river.", (seat,))
+            _emit(log, "took_from_river", seat=seat, card=code)
             if state["pile"]:
                 river[k] = state["pile"].pop()
-                self._say(state, f"{C.name(river[k])} joins the river.")
+                _emit(log, "river_refilled", card=river[k])
             else:
                 river.pop(k)
         state["pending_draws"] -= 1
         if not state["pile"]:
-            self._finish(state, "deck", seat)
+            self._finish(state, "deck", seat, log)
             return
         if state["pending_draws"] <= 0:
             state["pending_draws"] = 0
@@ -698,128 +655,55 @@ class Chronica(BaseGame):
         state["pending_draws"] = 0
         state["turn"] += 1
 
-    def _check_end(self, state: State) -> bool:
+    def _check_end(self, state: State, log: Log) -> bool:
         zero = [s for s in range(state["players"]) if state["honour"][s] <= 0]
         if zero:
-            self._finish(state, "honour", zero[0])
+            self._finish(state, "honour", zero[0], log)
             return True
         for s, prov in enumerate(state["provinces"]):
             if all(slot is not None for slot in prov):
-                self._finish(state, "province", s)
+                self._finish(state, "province", s, log)
                 return True
         return False
 
-    def _finish(self, state: State, reason: str, seat: int) -> None:
+    def _finish(self, state: State, reason: str, seat: int, log: Log) -> None:
         state["phase"] = "over"
         state["pending_draws"] = 0
         state["end_reason"] = reason
-        why = {
-            "honour": "{s0} has no honour left",
-            "province": "{s0}'s province is full",
-            "deck": "{s0} drew the last card",
-        }[reason]
         res = self.result(state)
-        self._say(
-            state,
-            f"Game over: {why}. Victory points: {', '.join(map(str, res['scores']))}.",
-            (seat,),
-            final=res["winners"],
-        )
+        _emit(log, "game_over", seat=seat, reason=reason, scores=res["scores"], winner_seats=res["winners"])
 
-    # --- views and log -------------------------------------------------------------------
+    # --- what a move would do, and taking one back ---------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict:
-        """What ``seat`` may know (None: a spectator). Keys:
-
-        ``players``, ``seat``, ``phase`` (mulligan/play/fervour/draw/over), ``current`` (whose turn),
-        ``first``, ``turn``, ``to_act``, ``hand`` (own codes; absent for a spectator), ``hand_sizes``,
-        ``shared_deck``, ``deck_sizes`` (per seat; null each in the shared variant), ``pile_size``
-        (shared variant, else null), ``river`` (shared variant: list of codes, else null),
-        ``discards`` (per seat, oldest first, public), ``discard_sizes``, ``honour``, ``provinces``
-        (per seat 8 slots null or {"building", "character"}), ``guests`` (per seat 8 entries: the owner
-        seat of a welcomed opponent character in that slot, else null), ``protected`` (per seat 8
-        bools: hinterland slot behind an occupied frontier slot), ``victory_points`` (live),
-        ``fervour`` (the current player may play again), ``pending_draws`` (shared variant draw step),
-        ``mulligan`` ({"seat": whose decision or null, "taken": per seat bool}), ``over``,
-        ``end_reason`` (honour/province/deck or null), ``result`` (once over, else null).
-        """
-        n = state["players"]
-        phase = state["phase"]
-        provinces = [
-            [
-                None if slot is None else {"building": slot["building"], "character": slot["character"]}
-                for slot in prov
-            ]
-            for prov in state["provinces"]
-        ]
-        out = {
-            "players": n,
-            "seat": seat,
-            "phase": phase,
-            "current": state["current"],
-            "first": state["first"],
-            "turn": state["turn"],
-            "to_act": self.to_act(state),
-            "hand_sizes": [len(h) for h in state["hands"]],
-            "shared_deck": state["shared"],
-            "deck_sizes": [None] * n if state["shared"] else [len(d) for d in state["decks"]],
-            "pile_size": len(state["pile"]) if state["shared"] else None,
-            "river": list(state["river"]) if state["shared"] else None,
-            "discards": [list(d) for d in state["discards"]],
-            "discard_sizes": [len(d) for d in state["discards"]],
-            "honour": list(state["honour"]),
-            "provinces": provinces,
-            "guests": [
-                [None if slot is None else slot["guest"] for slot in prov] for prov in state["provinces"]
-            ],
-            "protected": [[self.protected(state, s, i) for i in range(SLOTS)] for s in range(n)],
-            "victory_points": self.victory_points(state),
-            "fervour": phase == "fervour",
-            "pending_draws": state["pending_draws"],
-            "mulligan": {
-                "seat": self.to_act(state)[0] if phase == "mulligan" else None,
-                "taken": list(state["mulligans"]),
-            },
-            "over": phase == "over",
-            "end_reason": state["end_reason"],
-            "result": self.result(state) if phase == "over" else None,
-        }
-        if seat is not None:
-            out["hand"] = list(state["hands"][seat])
-        return out
-
-    def narrate(
-        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
-    ) -> list[str]:
-        lines = []
-        for event in after.get("events", []):
-            if "only" in event and event["only"] != viewer:
-                continue
-            if "hide_from" in event and event["hide_from"] == viewer:
-                continue
-            text = event["text"]
-            for k, s in enumerate(event["seats"]):
-                text = text.replace(f"{{s{k}}}", names[s])
-            if "final" in event:
-                winners = event["final"]
-                text += " " + (
-                    " and ".join(names[w] for w in winners) + (" wins." if len(winners) == 1 else " win.")
-                )
-            lines.append(text)
-        return lines
-
-    def preview(self, state: State, seat: int, move: Move) -> dict:
-        """What ``move`` would do to honour, without playing it. IllegalMove for an illegal move."""
-        after = self.apply(state, seat, move)
+    def preview(self, state: State, seat: int, move: Move) -> dict | None:
+        """What a legal play-phase ``move`` would do to honour, without playing it: ``honour_delta`` (the
+        mover's), ``opponent_honour_delta`` ({seat: change}), ``events`` (the comparisons, honour lost,
+        fervour and the end: nothing drawn) and ``explanation`` ({lang: words}). None for a mulligan or a
+        draw (nothing to show) or an illegal move; it never raises."""
+        if not isinstance(move, dict) or move.get("type") in ("mulligan", "keep", "draw"):
+            return None
+        try:
+            after, log = self._played(state, seat, move)
+        except IllegalMove:
+            return None
         deltas = [after["honour"][s] - state["honour"][s] for s in range(state["players"])]
-        lines = [e["explain"] for e in after["events"] if "explain" in e]
-        if after["phase"] == "over" and state["phase"] != "over":
-            lines.append("This ends the game.")
+        told = [e for e in log if e["kind"] in V.PREVIEWED]
         return {
             "honour_delta": deltas[seat],
-            "opponent_honour_delta": {s: deltas[s] for s in self.opponents(state, seat)},
-            "explanation": " ".join(lines) if lines else "No honour changes.",
+            "opponent_honour_delta": {s: deltas[s] for s in B.opponents(state, seat)},
+            "events": told,
+            "explanation": {lang: V.explain(told, lang) for lang in V.MESSAGES},
         }
 
-    def dump(self, state: State) -> dict:
-        return copy.deepcopy(state)
+    def can_take_back(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """A card placed (build, replace, place) or a pass, while the turn is still ``seat``'s own and nothing
+        was drawn: only the shared variant's draw step leaves such a moment (otherwise the draw follows at
+        once). No Action (it hits an opponent's cards), no draw, no mulligan, nothing that ended the game."""
+        return (
+            isinstance(move, dict)
+            and move.get("type") in self.takeback_moves
+            and after["phase"] == "draw"
+            and B.to_act(after) == [seat]
+            and after["draws"] == before["draws"]
+            and before["phase"] in ("play", "fervour")
+        )

@@ -38,7 +38,7 @@ def play_assembled(page, move: dict, name: str | None = None) -> str:
     if move["type"] == "action":
         page.click("[data-cu-mode=action]")
         t = move["target"]
-        page.click(f".cu-slot.target[data-seat='{t['seat']}'][data-slot='{t['slot']}']")
+        page.click(f".cu-side[data-seat='{t['seat']}'] .cu-slot.target[data-slot='{t['slot']}']")
     else:
         page.click(f".cu-slot.target[data-slot='{move['slot']}']")
     if page.locator("[data-cu-option]").count():

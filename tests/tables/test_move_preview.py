@@ -49,7 +49,8 @@ def test_it_previews_one_legal_move_as_the_engine_does(table, client_for, alice)
     assert 'data-delta="-9"' in body and "Your honour \u22129" in body
     assert "bob \u22121" in body  # the opponent's loss, by name
     assert (
-        html.unescape(re.search(r'<p class="cu-explain">(.*?)</p>', body).group(1)) == expected["explanation"]
+        html.unescape(re.search(r'<p class="cu-explain">(.*?)</p>', body).group(1))
+        == expected["explanation"]["en"]
     )
     assert len(body) < 1024, "a small fragment"
 

@@ -49,7 +49,7 @@
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   }
   function nameOf(code) {
-    const el = $('.cu-card[data-card="' + CSS.escape(code) + '"] .cu-name');
+    const el = $('.cu-card[data-card="' + CSS.escape(code) + '"] > strong');
     return el ? el.textContent : code;
   }
   function seatName(s) {
@@ -57,11 +57,11 @@
     return el ? el.dataset.name : "seat " + (Number(s) + 1);
   }
   function viewer() { const b = board(); return b ? Number(b.dataset.viewer) : null; }
-  function slotEl(seat, slot) { return $('.cu-slot[data-seat="' + seat + '"][data-slot="' + slot + '"]'); }
+  function slotEl(seat, slot) { return $('.cu-side[data-seat="' + seat + '"] .cu-slot[data-slot="' + slot + '"]'); }
   function slotLabel(i) { return i < 4 ? "frontier " + (i + 1) : "hinterland " + (i - 3); }
   function slotCards(seat, slot) {
     const el = slotEl(seat, slot);
-    return el ? $$(".cu-card", el).map((c) => c.querySelector(".cu-name").textContent) : [];
+    return el ? $$(".cu-card", el).map((c) => c.querySelector("strong").textContent) : [];
   }
   const PLACE_TYPES = ["build", "replace", "place"];
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "\u00b10"; }
@@ -258,7 +258,7 @@
     if (confirm && sel.chosen) { post(sel.chosen.move, confirm); return; }
     const slot = t.closest(".cu-slot");
     if (slot && !sel.chosen) {
-      const seat = Number(slot.dataset.seat), i = Number(slot.dataset.slot);
+      const seat = Number(slot.closest(".cu-side").dataset.seat), i = Number(slot.dataset.slot);
       if (sel.cands && slot.classList.contains("helper")) {
         const c = sel.cands.find((x) => (x.move.reinforce && x.move.reinforce.from === "province" && x.move.reinforce.slot === i && seat === viewer()) || (x.move.welcome && x.move.welcome.seat === seat && x.move.welcome.slot === i));
         if (c) { sel.chosen = c; render(); }

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from rules import registry
 from rules.chronica import GAME, preview
 from rules.chronica.cards import CARD_BY_CODE, CARDS
-from rules.core import IllegalMove
+from rules.chronica.view import MESSAGES
+from rules.core import LANGUAGES, IllegalMove, narrate, visible
 from tests.rules.chronica.helpers import all_cards, codes_in, visible_to
 from tests.rules.playout import canonical, random_playout, replay
 
@@ -62,16 +63,26 @@ def check_state(state, initial_cards, names):
     assert len(in_play) == len(set(in_play))
 
 
-def check_narration(before, seat, move, after, names):
+def check_narration(before, seat, move, after, names, kinds=None):
+    """Every viewer's lines, in both languages, name only cards that viewer may see; the events a viewer may
+    read hold only such cards; ``kinds`` collects the event kinds met."""
     n = after["players"]
+    events = GAME.events(before, seat, move, after)
+    assert "events" not in after and not any(isinstance(v, str) and "{s0}" in v for v in after.values())
     for viewer in [*range(n), None]:
         allowed = visible_to(before, viewer) | visible_to(after, viewer)
+        assert codes_in(visible(events, viewer)) <= allowed, (
+            f"{viewer} may read {codes_in(visible(events, viewer)) - allowed}"
+        )
         allowed_names = {NAMES[c] for c in allowed}
-        for line in GAME.narrate(before, seat, move, after, names, viewer):
-            assert isinstance(line, str) and line
-            for code, card_name in NAMES.items():
-                if card_name in line:
-                    assert card_name in allowed_names, f"{viewer} told about {code}: {line}"
+        for lang in LANGUAGES:
+            for line in GAME.narrate(before, seat, move, after, names, viewer, lang):
+                assert isinstance(line, str) and line and "{" not in line
+                for code, card_name in NAMES.items():
+                    if card_name in line:
+                        assert card_name in allowed_names, f"{viewer} told about {code}: {line}"
+    if kinds is not None:
+        kinds.update(e["kind"] for e in events)
 
 
 @pytest.mark.parametrize(("players", "kind"), CONFIGS)
@@ -92,9 +103,13 @@ def test_random_playouts_keep_every_invariant(players, kind):
                 check_narration(state, seat, move, states[k + 1], names)
                 p = preview(state, seat, move)
                 after = states[k + 1]
-                assert p["honour_delta"] == after["honour"][seat] - state["honour"][seat]
-                for s, d in p["opponent_honour_delta"].items():
-                    assert d == after["honour"][s] - state["honour"][s]
+                if move["type"] in ("mulligan", "keep", "draw"):
+                    assert p is None  # nothing to show
+                else:
+                    assert p["honour_delta"] == after["honour"][seat] - state["honour"][seat]
+                    for s, d in p["opponent_honour_delta"].items():
+                        assert d == after["honour"][s] - state["honour"][s]
+                    assert codes_in(p) <= visible_to(state, seat), "a preview tells nothing drawn"
                 # every legal move is accepted (a sample of them)
                 moves = GAME.legal_moves(state, seat)
                 for other in rnd.sample(moves, min(4, len(moves))):
@@ -188,6 +203,7 @@ def test_any_mutated_move_is_either_accepted_or_refused_with_an_illegal_move(see
                 new = GAME.apply(state, seat, move)
             except IllegalMove as exc:
                 assert str(exc)
+                assert preview(state, seat, move) is None  # never raises: nothing to show for an illegal move
                 continue
             state = new
         else:
@@ -204,3 +220,79 @@ def test_every_legal_move_passes_the_same_checks_as_apply():
             for seat in GAME.to_act(state):
                 for move in GAME.legal_moves(state, seat):
                     GAME._check(state, seat, move)
+
+
+def test_every_event_kind_has_a_message_in_both_languages():
+    """The kinds met over seeded playouts (and at set-up) are exactly the kinds the messages put into words."""
+    kinds = set()
+    names = ["alice", "bob", "carol", "dave"]
+    for players, kind in CONFIGS:
+        for seed in range(4):
+            options = options_for(kind, players, seed)
+            states, log = random_playout(GAME, players, seed, options)
+            setup = GAME.setup_events(states[0])
+            kinds.update(e["kind"] for e in setup)
+            for viewer in [*range(players), None]:
+                for lang in LANGUAGES:
+                    assert narrate(GAME, setup, names[:players], viewer, lang)
+            for k, (seat, move) in enumerate(log):
+                check_narration(states[k], seat, move, states[k + 1], names[:players], kinds)
+        kinds |= {e["kind"] for e in GAME.events(*careful_move(kind))}
+    assert kinds == set(MESSAGES["en"]) == set(MESSAGES["fr"])
+
+
+def careful_move(kind):
+    """A building put under one's own wandering character, and (shared variant) a river card taken: rarer in
+    random play."""
+    shared = kind == "shared"
+    state = GAME.setup(players=2, seed=3, options={"shared_deck": True} if shared else {})
+    state["phase"], state["current"] = "play", 0
+    state["hands"][0] = ["chateau-de-vincennes"]
+    state["provinces"][0][0] = {"building": None, "character": "clovis", "guest": None}
+    move = {"type": "build", "card": "chateau-de-vincennes", "slot": 0}
+    after = GAME.apply(state, 0, move)
+    if not shared:
+        return state, 0, move, after
+    take = {"type": "draw", "source": "river", "card": after["river"][0]}
+    return after, 0, take, GAME.apply(after, 0, take)
+
+
+def test_the_state_holds_no_words():
+    states, _ = random_playout(GAME, 2, 3, {})
+    for state in states:
+        assert "events" not in state
+        text = json.dumps(state)
+        assert "{s0}" not in text and " drew " not in text and "honour (" not in text
+
+
+@pytest.mark.parametrize(("players", "kind"), CONFIGS)
+def test_a_move_may_be_taken_back_exactly_when_it_revealed_nothing_and_the_turn_is_still_the_movers(
+    players, kind
+):
+    """Allowed for a card placed or a pass in the shared variant's draw step (nothing drawn yet, the same
+    player to act); never for an Action, a draw, a mulligan, a move that ended the game, or in the per-seat
+    variant (the draw follows at once). Replaying the moves before the taken-back one gives the state before it."""
+    allowed = 0
+    for seed in range(4):
+        options = options_for(kind, players, seed)
+        states, log = random_playout(GAME, players, seed, options)
+        for k, (seat, move) in enumerate(log):
+            before, after = states[k], states[k + 1]
+            expected = (
+                kind == "shared"
+                and move["type"] in ("build", "replace", "place", "pass")
+                and not GAME.is_over(after)
+            )
+            assert GAME.can_take_back(before, seat, move, after) is expected, (k, move)
+            if expected:
+                assert move["type"] in GAME.takeback_moves
+                assert (
+                    after["phase"] == "draw"
+                    and GAME.to_act(after) == [seat]
+                    and after["draws"] == before["draws"]
+                )
+                assert canonical(GAME, replay(GAME, players, seed, options, log[:k])) == canonical(
+                    GAME, before
+                )
+                allowed += 1
+    assert allowed or kind != "shared"

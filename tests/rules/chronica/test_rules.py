@@ -728,9 +728,7 @@ def test_it_refuses_malformed_moves_with_an_illegal_move(move):
     state = board(hands={0: [CHARLES, VINCENNES]}, provinces={1: {1: (None, PHILIPPE)}})
     with pytest.raises(IllegalMove):
         GAME.apply(state, 0, move)
-    if isinstance(move, dict) and isinstance(move.get("type"), str):
-        with pytest.raises(IllegalMove):
-            preview(state, 0, move)
+    assert preview(state, 0, move) is None  # an illegal move has nothing to show; preview never raises
 
 
 def test_it_refuses_a_move_out_of_turn():
@@ -745,14 +743,20 @@ def test_preview_leaves_the_state_untouched_and_explains_plain_moves():
     before = copy.deepcopy(state)
     p = preview(state, 0, {"type": "place", "card": CHARLES, "slot": 0})
     assert state == before
-    assert p == {"honour_delta": 0, "opponent_honour_delta": {1: 0}, "explanation": "No honour changes."}
+    assert p == {
+        "honour_delta": 0,
+        "opponent_honour_delta": {1: 0},
+        "events": [],
+        "explanation": {"en": "No honour changes.", "fr": "L'Honneur ne change pas."},
+    }
 
 
-def test_preview_refuses_moves_once_the_game_is_over():
+def test_preview_shows_nothing_once_the_game_is_over_or_for_a_mulligan_or_a_draw():
     state = board(hands={0: [CHARLES]})
-    state["phase"] = "over"
-    with pytest.raises(IllegalMove, match="over"):
-        preview(state, 0, {"type": "place", "card": CHARLES, "slot": 0})
+    over = dict(state, phase="over")
+    assert preview(over, 0, {"type": "place", "card": CHARLES, "slot": 0}) is None
+    assert preview(state, 1, {"type": "place", "card": CHARLES, "slot": 0}) is None  # not their turn
+    assert preview(GAME.setup(players=2, seed=1), 0, {"type": "keep"}) is None
 
 
 # --- view and narration ----------------------------------------------------------------------------
@@ -772,33 +776,60 @@ def test_the_view_shows_own_hand_and_only_sizes_of_others():
 
 def test_narration_tells_the_drawn_card_only_to_the_drawer():
     state = board(hands={0: [CHARLES]})
-    after = GAME.apply(state, 0, {"type": "place", "card": CHARLES, "slot": 0})
+    move = {"type": "place", "card": CHARLES, "slot": 0}
+    after = GAME.apply(state, 0, move)
     drawn = after["hands"][0][-1]
     from rules.chronica.cards import name
 
     names = ["alice", "bob"]
-    mine = GAME.narrate(state, 0, {}, after, names, 0)
-    theirs = GAME.narrate(state, 0, {}, after, names, 1)
-    watcher = GAME.narrate(state, 0, {}, after, names, None)
-    assert mine[0] == "alice placed Charles le Chauve on frontier 1 (wandering)."
-    assert f"You drew {name(drawn)}." in mine
-    assert "alice drew a card." in theirs and "alice drew a card." in watcher
-    assert not any(name(drawn) in line for line in theirs + watcher)
+    mine = GAME.narrate(state, 0, move, after, names, 0)
+    theirs = GAME.narrate(state, 0, move, after, names, 1)
+    watcher = GAME.narrate(state, 0, move, after, names, None)
+    assert mine == ["alice placed Charles le Chauve on frontier 1 (wandering).", f"You drew {name(drawn)}."]
+    assert (
+        theirs
+        == watcher
+        == ["alice placed Charles le Chauve on frontier 1 (wandering).", "alice drew a card."]
+    )
+    assert GAME.narrate(state, 0, move, after, names, 0, "fr") == [
+        "alice pose Charles le Chauve en frontière 1 (Personnage Errant).",
+        f"Vous piochez {name(drawn)}.",
+    ]
+    events = GAME.events(state, 0, move, after)
+    assert events[1:] == [
+        {"kind": "drew", "seat": 0, "count": 1, "to": [1, None]},
+        {"kind": "drew_cards", "seat": 0, "cards": [drawn], "to": [0]},
+    ]
+
+
+def test_the_mulligan_tells_the_new_hand_to_its_player_alone():
+    state = GAME.setup(players=2, seed=5)
+    (seat,) = GAME.to_act(state)
+    move = {"type": "mulligan"}
+    after = GAME.apply(state, seat, move)
+    names = ["alice", "bob"]
+    own = GAME.narrate(state, seat, move, after, names, seat)
+    other = GAME.narrate(state, seat, move, after, names, 1 - seat)
+    assert own[0].startswith("Your new hand: ") and names[seat] + " shuffled" not in " ".join(own)
+    size = len(state["hands"][seat]) - 1
+    assert other == [f"{names[seat]} shuffled their hand back and drew {size} cards."]
+    setup = GAME.setup_events(state)
+    assert {"kind": "first_player", "seat": state["first"]} in setup
+    assert {"kind": "dealt", "seat": 1, "cards": state["hands"][1], "to": [1]} in setup
 
 
 def test_narration_reports_honour_fervour_and_the_end():
     state = board(hands={0: [CHARLES, VINCENNES]}, provinces={1: {0: (CITEAUX, ODILE)}}, honour=[10, 10])
     after = GAME.apply(state, 0, action(CHARLES, 1, 0))
-    lines = GAME.narrate(state, 0, {}, after, ["alice", "bob"], 1)
+    lines = GAME.narrate(state, 0, action(CHARLES, 1, 0), after, ["alice", "bob"], 1)
     text = " ".join(lines)
     assert "bob loses 1 honour" in text and "Popular fervour" in text and "−9" in text
-    over = GAME.apply(
-        board(hands={0: [CHARLES]}, provinces={1: {0: (CITEAUX, ODILE)}}, honour=[3, 10]),
-        0,
-        action(CHARLES, 1, 0),
-    )
-    lines = GAME.narrate(state, 0, {}, over, ["alice", "bob"], None)
-    assert lines[-1].startswith("Game over: alice has no honour left.") and lines[-1].endswith("bob wins.")
+    low = board(hands={0: [CHARLES]}, provinces={1: {0: (CITEAUX, ODILE)}}, honour=[3, 10])
+    over = GAME.apply(low, 0, action(CHARLES, 1, 0))
+    lines = GAME.narrate(low, 0, action(CHARLES, 1, 0), over, ["alice", "bob"], None)
+    assert lines[-1] == "Game over: alice has no honour left. Victory points: 0, 0. bob wins."
+    lines = GAME.narrate(low, 0, action(CHARLES, 1, 0), over, ["alice", "bob"], None, "fr")
+    assert lines[-1] == "Fin de la partie : alice n'a plus d'Honneur. Points de victoire : 0, 0. bob gagne."
 
 
 def test_with_three_players_building_under_your_wandering_character_names_the_opponent():
@@ -819,3 +850,53 @@ def test_with_three_players_the_welcomed_characters_owner_loses_the_honour():
     )
     assert after["honour"] == [7, 10, 9]
     assert after["provinces"][0][0]["guest"] == 2
+
+
+def test_the_view_speaks_the_shared_vocabulary():
+    """seat, players, to_act, over, result, hand_sizes, hand (a seat's only) and turn, the counter from 1."""
+    state = GAME.setup(players=3, seed=8)
+    for seat in (0, 1, 2, None):
+        view = GAME.view(state, seat)
+        assert view["seat"] == seat and view["players"] == 3
+        assert view["to_act"] == GAME.to_act(state) and view["over"] is False and view["result"] is None
+        assert view["turn"] == 1 and "current" not in view
+        assert ("hand" in view) is (seat is not None)
+    state = board(hands={0: [CHARLES]}, provinces={1: {0: (CITEAUX, ODILE)}}, honour=[3, 10])
+    over = GAME.apply(state, 0, action(CHARLES, 1, 0))
+    view = GAME.view(over, None)
+    assert view["over"] is True and view["to_act"] == [] and view["result"] == GAME.result(over)
+
+
+@pytest.mark.parametrize(
+    ("state", "move", "english", "french"),
+    [
+        (
+            board(hands={0: [CHARLES]}, provinces={1: {0: (BONAGUIL, LOUIS)}}),
+            action(CHARLES, 1, 0),
+            "Charles le Chauve (Prestige 4) against Château de Bonaguil + Louis VIII le Lion (Prestige 3): +1, "
+            "honour +0 (it never goes above 10).",
+            "Charles le Chauve (Prestige 4) contre Château de Bonaguil + Louis VIII le Lion (Prestige 3) : +1, "
+            "Honneur +0 (jamais plus de 10).",
+        ),
+        (
+            board(hands={0: [CHARLES]}, provinces={1: {0: (CITEAUX, None)}}, honour=[1, 10]),
+            action(CHARLES, 1, 0),
+            "Charles le Chauve (Erudition 2) against Abbaye Notre-Dame de Cîteaux (Erudition 6): \u22124, "
+            "honour \u22121 (it never goes below 0).",
+            "Charles le Chauve (Érudition 2) contre Abbaye Notre-Dame de Cîteaux (Érudition 6) : \u22124, "
+            "Honneur \u22121 (jamais moins de 0).",
+        ),
+        (
+            board(hands={0: [CHAMBORD]}, provinces={0: {0: (BONAGUIL, None)}}),
+            {"type": "replace", "card": CHAMBORD, "slot": 0},
+            "Château de Chambord (Prestige 7) against Château de Bonaguil (Prestige 3): +4, no honour gained "
+            "(replacing a building can only lose honour).",
+            "Château de Chambord (Prestige 7) contre Château de Bonaguil (Prestige 3) : +4, aucun Honneur gagné "
+            "(remplacer un Édifice ne peut qu'en faire perdre).",
+        ),
+    ],
+)
+def test_the_narration_says_why_honour_moved_less_than_the_comparison(state, move, english, french):
+    after = GAME.apply(state, 0, move)
+    assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "en")[1] == english
+    assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "fr")[1] == french

@@ -1,0 +1,305 @@
+"""Chronica Universalis: what a viewer may know (``view``) and how the engine's events read, in English
+and in French (``MESSAGES``). Card names stay as printed, in French, in both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules.chronica import board as B
+from rules.chronica import cards as C
+from rules.core import Event, State, Words
+
+# --- the view --------------------------------------------------------------------------------
+
+
+def view(state: State, seat: int | None) -> dict:
+    """What ``seat`` may know (None: a spectator). Keys:
+
+    The shared ones: ``seat``, ``players``, ``to_act``, ``over``, ``result`` (null until over),
+    ``hand_sizes``, ``hand`` (own codes; a seat's view only) and ``turn`` (the turn counter, from 1).
+    Chronica's: ``phase`` (mulligan/play/fervour/draw/over), ``first`` (who played first),
+    ``shared_deck``, ``deck_sizes`` (per seat; null each in the shared variant), ``pile_size`` (shared
+    variant, else null), ``river`` (shared variant: list of codes, else null), ``discards`` (per seat,
+    oldest first, public), ``discard_sizes``, ``honour``, ``provinces`` (per seat 8 slots null or
+    {"building", "character"}), ``guests`` (per seat 8 entries: the owner seat of a welcomed opponent
+    character in that slot, else null), ``protected`` (per seat 8 bools: hinterland slot behind an
+    occupied frontier slot), ``victory_points`` (live), ``fervour`` (the player to act may play again),
+    ``pending_draws`` (shared variant draw step), ``mulligan`` ({"seat": whose decision or null,
+    "taken": per seat bool}), ``end_reason`` (honour/province/deck or null).
+    """
+    n = state["players"]
+    phase = state["phase"]
+    over = phase == "over"
+    awaited = B.to_act(state)
+    out = {
+        "seat": seat,
+        "players": n,
+        "to_act": awaited,
+        "over": over,
+        "result": B.result(state) if over else None,
+        "hand_sizes": [len(h) for h in state["hands"]],
+        "turn": state["turn"],
+        "phase": phase,
+        "first": state["first"],
+        "shared_deck": state["shared"],
+        "deck_sizes": [None] * n if state["shared"] else [len(d) for d in state["decks"]],
+        "pile_size": len(state["pile"]) if state["shared"] else None,
+        "river": list(state["river"]) if state["shared"] else None,
+        "discards": [list(d) for d in state["discards"]],
+        "discard_sizes": [len(d) for d in state["discards"]],
+        "honour": list(state["honour"]),
+        "provinces": [
+            [
+                None if slot is None else {"building": slot["building"], "character": slot["character"]}
+                for slot in prov
+            ]
+            for prov in state["provinces"]
+        ],
+        "guests": [[None if slot is None else slot["guest"] for slot in prov] for prov in state["provinces"]],
+        "protected": [[B.protected(state, s, i) for i in range(B.SLOTS)] for s in range(n)],
+        "victory_points": B.victory_points(state),
+        "fervour": phase == "fervour",
+        "pending_draws": state["pending_draws"],
+        "mulligan": {"seat": awaited[0] if phase == "mulligan" else None, "taken": list(state["mulligans"])},
+        "end_reason": state["end_reason"],
+    }
+    if seat is not None:
+        out["hand"] = list(state["hands"][seat])
+    return out
+
+
+# --- words -----------------------------------------------------------------------------------
+
+DOMAIN_NAMES = {
+    "en": {C.E: "Erudition", C.P: "Prestige", C.G: "War"},
+    "fr": {C.E: "Érudition", C.P: "Prestige", C.G: "Guerre"},
+}
+
+
+def card_name(code: str, lang: str) -> str:
+    """A card's name as printed (French), in every language; an unknown code as it is."""
+    card = C.CARD_BY_CODE.get(code)
+    return card["name"] if card else code
+
+
+def slot_name(i: int, lang: str) -> str:
+    """``frontier 1`` .. ``hinterland 4`` (``frontière 1`` .. ``arrière-pays 4``)."""
+    row = ("frontier", "hinterland") if lang == "en" else ("frontière", "arrière-pays")
+    return f"{row[0]} {i + 1}" if i < B.FRONTIER else f"{row[1]} {i - B.FRONTIER + 1}"
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}".replace("-", "\u2212")
+
+
+def _sum(codes: list[str], words: Words) -> str:
+    return " + ".join(words.card(c) for c in codes)
+
+
+def _with_slot(template: str) -> Callable[[Event, Words], str]:
+    """A message naming a slot of a province in words (and an Action's cards as ``attack``, ``defence``)."""
+
+    def say(event: Event, words: Words) -> str:
+        extra = {"slot": slot_name(event["slot"], words.lang)}
+        if "attack_cards" in event:
+            extra.update(
+                attack=_sum(event["attack_cards"], words), defence=_sum(event["defence_cards"], words)
+            )
+        return template.format(**words.fields(event) | extra)
+
+    return say
+
+
+REASONS = {
+    "en": {"occupied": "an occupied building", "action": "Action against an occupied building"},
+    "fr": {"occupied": "un Édifice occupé", "action": "Action contre un Édifice occupé"},
+}
+HONOUR_LOST = {
+    "en": "{seat} loses {amount} honour ({reason}).",
+    "fr": "{seat} perd {amount} point{s} d'Honneur ({reason}).",
+}
+ENDS = {
+    "en": {
+        "honour": "{seat} has no honour left",
+        "province": "{seat}'s province is full",
+        "deck": "{seat} drew the last card",
+    },
+    "fr": {
+        "honour": "{seat} n'a plus d'Honneur",
+        "province": "la Province de {seat} est pleine",
+        "deck": "{seat} a pioché la dernière carte",
+    },
+}
+GAME_OVER = {
+    "en": ("Game over: {why}. Victory points: {scores}. {winners} {verb}.", ("wins", "win")),
+    "fr": (
+        "Fin de la partie : {why}. Points de victoire : {scores}. {winners} {verb}.",
+        ("gagne", "gagnent"),
+    ),
+}
+CLASH = {
+    "en": "{attack} ({dom} {a}) against {defence} ({dom} {d}): {sign}",
+    "fr": "{attack} ({dom} {a}) contre {defence} ({dom} {d}) : {sign}",
+}
+LIMITS = {  # why the honour moved less than the comparison says
+    "en": {
+        "cap": ", honour {change} (it never goes above 10)",
+        "floor": ", honour {change} (it never goes below 0)",
+        "replace": ", no honour gained (replacing a building can only lose honour)",
+    },
+    "fr": {
+        "cap": ", Honneur {change} (jamais plus de 10)",
+        "floor": ", Honneur {change} (jamais moins de 0)",
+        "replace": ", aucun Honneur gagné (remplacer un Édifice ne peut qu'en faire perdre)",
+    },
+}
+
+
+def _clash(event: Event, words: Words) -> str:
+    line = CLASH[words.lang].format(
+        attack=_sum(event["attack_cards"], words),
+        defence=_sum(event["defence_cards"], words),
+        dom=DOMAIN_NAMES[words.lang][event["domain"]],
+        a=event["attack"],
+        d=event["defence"],
+        sign=signed(event["delta"]),
+    )
+    if event["limit"]:
+        line += LIMITS[words.lang][event["limit"]].format(change=signed(event["change"]))
+    return line + "."
+
+
+def _honour_lost(event: Event, words: Words) -> str:
+    return HONOUR_LOST[words.lang].format(
+        seat=words.seat(event["seat"]),
+        amount=event["amount"],
+        s="s" if event["amount"] > 1 else "",
+        reason=REASONS[words.lang][event["reason"]],
+    )
+
+
+def _game_over(event: Event, words: Words) -> str:
+    text, verbs = GAME_OVER[words.lang]
+    winners = event["winner_seats"]
+    return text.format(
+        why=ENDS[words.lang][event["reason"]].format(seat=words.seat(event["seat"])),
+        scores=", ".join(map(str, event["scores"])),
+        winners=words.seats(winners),
+        verb=verbs[len(winners) > 1],
+    )
+
+
+def _count(one: str, many: str) -> Callable[[Event, Words], str]:
+    def say(event: Event, words: Words) -> str:
+        return (one if event["count"] == 1 else many).format(**words.fields(event))
+
+    return say
+
+
+def _passed(plain: str, discarding: str) -> Callable[[Event, Words], str]:
+    def say(event: Event, words: Words) -> str:
+        return (plain if event["card"] is None else discarding).format(**words.fields(event))
+
+    return say
+
+
+MESSAGES: dict[str, dict[str, Any]] = {
+    "en": {
+        "first_player": "{seat} plays first; the others draw a sixth card.",
+        "dealt": "Your opening hand: {cards}.",
+        "river": "The river: {cards}.",
+        "mulligan": "{seat} shuffled their hand back and drew {count} cards.",
+        "mulligan_hand": "Your new hand: {cards}.",
+        "kept": "{seat} kept their hand.",
+        "plays_first": "{seat} plays first.",
+        "built": _with_slot("{seat} built {card} on {slot}."),
+        "welcomed": "{seat} welcomed {owner_seat}'s {card} into it.",
+        "built_under": _with_slot("{seat} built {card} under {character_card} on {slot}."),
+        "replaced": _with_slot("{seat} replaced {old_card} with {card} on {slot}."),
+        "placed": _with_slot("{seat} placed {card} on {slot} (wandering)."),
+        "placed_in": "{seat} placed {card} in {building_card}.",
+        "action": _with_slot("{seat} sent {attack} against {target_seat}'s {defence} on {slot}."),
+        "clash": _clash,
+        "honour_lost": _honour_lost,
+        "fervour": "Popular fervour: {seat} may play another card.",
+        "ended_turn": "{seat} ended their turn.",
+        "passed": _passed("{seat} passed.", "{seat} passed, discarding {card}."),
+        "drew": _count("{seat} drew a card.", "{seat} drew {count} cards."),
+        "drew_cards": "You drew {cards}.",
+        "took_from_river": "{seat} took {card} from the river.",
+        "river_refilled": "{card} joins the river.",
+        "game_over": _game_over,
+    },
+    "fr": {
+        "first_player": "{seat} joue en premier ; les autres piochent une sixième carte.",
+        "dealt": "Votre main de départ : {cards}.",
+        "river": "La rivière : {cards}.",
+        "mulligan": "{seat} remélange sa main dans sa pioche et pioche {count} cartes.",
+        "mulligan_hand": "Votre nouvelle main : {cards}.",
+        "kept": "{seat} garde sa main.",
+        "plays_first": "{seat} joue en premier.",
+        "built": _with_slot("{seat} bâtit {card} en {slot}."),
+        "welcomed": "{seat} y accueille {card}, Personnage Errant de {owner_seat}.",
+        "built_under": _with_slot("{seat} bâtit {card} sous {character_card} en {slot}."),
+        "replaced": _with_slot("{seat} remplace {old_card} par {card} en {slot}."),
+        "placed": _with_slot("{seat} pose {card} en {slot} (Personnage Errant)."),
+        "placed_in": "{seat} pose {card} dans {building_card}.",
+        "action": _with_slot(
+            "{seat} lance une Action : {attack} contre {defence}, chez {target_seat}, en {slot}."
+        ),
+        "clash": _clash,
+        "honour_lost": _honour_lost,
+        "fervour": "Ferveur populaire : {seat} peut jouer une autre carte.",
+        "ended_turn": "{seat} termine son tour.",
+        "passed": _passed("{seat} passe.", "{seat} passe et défausse {card}."),
+        "drew": _count("{seat} pioche une carte.", "{seat} pioche {count} cartes."),
+        "drew_cards": "Vous piochez {cards}.",
+        "took_from_river": "{seat} prend {card} dans la rivière.",
+        "river_refilled": "{card} rejoint la rivière.",
+        "game_over": _game_over,
+    },
+}
+
+# --- a preview's explanation ------------------------------------------------------------------
+
+PREVIEWED = frozenset({"clash", "honour_lost", "fervour", "game_over"})  # what a preview tells
+EXPLAIN = {
+    "en": {
+        "honour_lost": "The opponent loses {amount} honour ({reason}).",
+        "fervour": "Popular fervour: you may play another card.",
+        "game_over": "This ends the game.",
+        "nothing": "No honour changes.",
+    },
+    "fr": {
+        "honour_lost": "L'adversaire perd {amount} point{s} d'Honneur ({reason}).",
+        "fervour": "Ferveur populaire : vous pourrez jouer une autre carte.",
+        "game_over": "La partie s'arrête là.",
+        "nothing": "L'Honneur ne change pas.",
+    },
+}
+
+
+class _Names:
+    """What ``Words`` needs of a game to name cards (a preview's words name no seat)."""
+
+    card_name = staticmethod(card_name)
+
+
+def explain(events: list[Event], lang: str) -> str:
+    """A preview's events in words, addressed to the player who would move (``lang``: en or fr)."""
+    words = Words(_Names, [], lang)
+    table = EXPLAIN[lang]
+    lines = []
+    for event in events:
+        kind = event["kind"]
+        if kind == "clash":
+            lines.append(_clash(event, words))
+        elif kind == "honour_lost":
+            amount = event["amount"]
+            reason = REASONS[lang][event["reason"]]
+            lines.append(table[kind].format(amount=amount, s="s" if amount > 1 else "", reason=reason))
+        else:
+            lines.append(table[kind])
+    return " ".join(lines) if lines else table["nothing"]
