@@ -297,10 +297,14 @@ def move_preview(request, pk):
         move_data = None
     if not isinstance(move_data, dict):
         return _preview_error(_("The move must be a JSON object."), 400)
-    try:
-        preview = engine.preview(engine.load(table.state), seat, move_data)
-    except IllegalMove as exc:
-        return _preview_error(str(exc), 400)
+    state = engine.load(table.state)
+    preview = engine.preview(state, seat, move_data)
+    if preview is None:  # an illegal move (say why), or one with nothing to show
+        try:
+            engine.apply(state, seat, move_data)
+        except IllegalMove as exc:
+            return _preview_error(str(exc), 400)
+        return HttpResponse(status=204)
     ctx = {"preview": preview, "move": move_data, "viewer": seat, "names": services.names_of(seats)}
     return render(request, template, ctx)
 
