@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from accounts import decks
 from rules import IllegalMove, registry
-from tables import access, services
+from tables import access, services, social, social_views
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -143,7 +143,7 @@ def _visible_table(request, pk) -> Table:
 def table_page(request, pk):
     table = _visible_table(request, pk)
     ctx = table_context(table, request.user)
-    ctx["invite_url"] = request.build_absolute_uri(table.invite_path)
+    ctx.update(social_views.page_context(request, table, ctx["seats"]))
     return render(request, "tables/table.html", ctx)
 
 
@@ -321,7 +321,10 @@ def dashboard(request):
     )
     waiting = [seat for seat in seats if seat.awaited]
     others = [seat for seat in seats if not seat.awaited]
-    return render(request, "tables/dashboard.html", {"waiting": waiting, "others": others})
+    invitations = social.open_invitations(request.user)
+    return render(
+        request, "tables/dashboard.html", {"waiting": waiting, "others": others, "invitations": invitations}
+    )
 
 
 def game_rules(request, slug):
