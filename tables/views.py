@@ -88,6 +88,7 @@ def new_table(request, slug):
                     bots=[{"level": level}] * bot_count,
                     move_time=move_time,
                     rated=request.POST.get("rated") == "on",
+                    spectator_chat=request.POST.get("spectator_chat") == "on",
                 )
                 if deck is not None:
                     services.set_deck(table.pk, request.user, deck)
