@@ -27,8 +27,10 @@ def games_list():
 
 
 def lobby(request):
+    # Open tables with a free seat: a full one waiting for its creator's Start is not open to anyone else.
+    free = Seat.objects.filter(user__isnull=True, bot="").values("table_id")
     open_tables = (
-        Table.objects.filter(status=Table.OPEN, private=False)
+        Table.objects.filter(status=Table.OPEN, private=False, pk__in=free)
         .select_related("created_by")
         .prefetch_related("seats__user")[:50]
     )
