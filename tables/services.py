@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts import decks
 from accounts.throttle import charge
@@ -607,16 +608,19 @@ def _clean_chat(text) -> str:
     """The text of a chat message: a string, control characters (but line breaks) turned to spaces,
     trimmed, 1 to CHAT_MAX characters."""
     if not isinstance(text, str):
-        raise BadRequest("Write the message as text.")
+        raise BadRequest(gettext("Write the message as text."))
     try:
         text.encode()
     except UnicodeEncodeError:
-        raise BadRequest("The message holds characters that are not text.") from None
+        raise BadRequest(gettext("The message holds characters that are not text.")) from None
     text = "".join(" " if unicodedata.category(ch) == "Cc" and ch != "\n" else ch for ch in text).strip()
     if not text:
-        raise BadRequest("The message is empty.")
+        raise BadRequest(gettext("The message is empty."))
     if len(text) > social.CHAT_MAX:
-        raise BadRequest(f"A message is at most {social.CHAT_MAX} characters (this one has {len(text)}).")
+        raise BadRequest(
+            gettext("A message is at most %(max)d characters (this one has %(n)d).")
+            % {"max": social.CHAT_MAX, "n": len(text)}
+        )
     return text
 
 
@@ -633,18 +637,20 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
         seats = _seats(table)
         if not social.may_write(table, seats, user):
             if user is None or not user.is_authenticated:
-                raise Forbidden("Sign in to write in the chat.")
-            raise Forbidden("Only the players write in this table's chat.")
+                raise Forbidden(gettext("Sign in to write in the chat."))
+            raise Forbidden(gettext("Only the players write in this table's chat."))
         if phrase is not None:
             if phrase not in social.QUICK_PHRASES:
-                raise BadRequest(f"The quick phrases are {', '.join(social.QUICK_PHRASES)}.")
+                raise BadRequest(
+                    gettext("The quick phrases are %(keys)s.") % {"keys": ", ".join(social.QUICK_PHRASES)}
+                )
             text = ""
         else:
             text = _clean_chat(text)
         if charge(f"chat:{user.pk}", social.CHAT_WINDOW) > social.CHAT_LIMIT:
             raise TooMany(
-                f"You are writing fast: at most {social.CHAT_LIMIT} messages in {social.CHAT_WINDOW} seconds. "
-                "Wait a moment."
+                gettext("You are writing fast: at most %(n)d messages in %(s)d seconds. Wait a moment.")
+                % {"n": social.CHAT_LIMIT, "s": social.CHAT_WINDOW}
             )
         message = ChatMessage.objects.create(
             table=table, user=user, text=text, phrase=phrase or "", position=table.seq
@@ -659,7 +665,7 @@ def mute_chat(table_id, user, muted: bool) -> bool:
     table = _locked_table(table_id)
     index = seat_of(_seats(table), user)
     if index is None:
-        raise Forbidden("Only a player at the table can mute its chat.")
+        raise Forbidden(gettext("Only a player at the table can mute its chat."))
     Seat.objects.filter(table=table, index=index).update(chat_muted=bool(muted))
     return bool(muted)
 
@@ -693,11 +699,11 @@ def invite(table_id, user, username) -> Invitation:
     table = _locked_table(table_id)
     seats = _seats(table)
     if seat_of(seats, user) is None and table.created_by_id != user.pk:
-        raise Forbidden("Only a player at the table can invite.")
+        raise Forbidden(gettext("Only a player at the table can invite."))
     if table.status != Table.OPEN:
-        raise Conflict("Invitations are for tables still open.")
+        raise Conflict(gettext("Invitations are for tables still open."))
     if not isinstance(username, str) or not username.strip():
-        raise BadRequest("Give the username of the player to invite.")
+        raise BadRequest(gettext("Give the username of the player to invite."))
     invitee = (
         get_user_model()
         .objects.select_related("verified_email")
@@ -705,11 +711,11 @@ def invite(table_id, user, username) -> Invitation:
         .first()
     )
     if invitee is None:
-        raise BadRequest(f"No player is called {username.strip()[:150]!r}.")
+        raise BadRequest(gettext("No player is called %(name)s.") % {"name": repr(username.strip()[:150])})
     if invitee.pk == user.pk:
-        raise BadRequest("You are at this table already.")
+        raise BadRequest(gettext("You are at this table already."))
     if seat_of(seats, invitee) is not None:
-        raise Conflict(f"{invitee.username} already has a seat at this table.")
+        raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.username})
     invitation, created = Invitation.objects.get_or_create(
         table=table, user=invitee, defaults={"invited_by": user}
     )
@@ -746,7 +752,9 @@ def take_back(table_id, user, seq) -> MoveResult:
         target = social.takeback_target(moves)
         if target is None or target.seat != seat:
             raise Conflict(
-                "There is no move of yours to take back: only moves of this turn that showed nothing."
+                gettext(
+                    "There is no move of yours to take back: only moves of this turn that showed nothing."
+                )
             )
         engine = table.engine
         awaited = set(table.to_act)

@@ -101,3 +101,12 @@ def test_the_page_shows_the_events_escaped(started_table, make_user, alice, clie
     services.join_table(table.pk, mallory)
     page = client.get(f"/tables/{table.pk}/").content.decode()
     assert "mal&lt;b&gt;ory took a seat." in page and 'class="log-event"' in page
+
+
+def test_with_three_players_an_acceptance_is_told_before_the_abort(started_table, alice, bob, charlie):
+    table = started_table("cosmic_crowns", [alice, bob, charlie])
+    services.vote_abort(table.pk, alice)
+    services.vote_abort(table.pk, bob)
+    services.vote_abort(table.pk, charlie)
+    assert kinds(table, seated_already=True) == ["abort_offer", "abort_accept", "aborted"]
+    assert told(table)[1] == "bob agreed to abort the game."
