@@ -14,6 +14,7 @@ from tables.models import ChatMessage, Move, TableEvent
 
 CHAT_MAX = 500  # characters in one message
 CHAT_LIMIT, CHAT_WINDOW = 5, 10  # messages per person per window of seconds
+CHAT_SHOWN = 200  # the newest messages a page shows (the API lists them all)
 
 QUICK_PHRASES = {
     "gg": gettext_lazy("Good game"),
@@ -80,6 +81,7 @@ def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
     messages = ChatMessage.objects.filter(table=table).select_related("user")
     if upto is not None:
         messages = messages.filter(position__lte=upto)
+    messages = reversed(list(messages.order_by("-id")[:CHAT_SHOWN]))  # the newest, oldest first
     own = next((s for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
     muted = own is not None and own.chat_muted
     return {

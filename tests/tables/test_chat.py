@@ -177,3 +177,15 @@ def test_the_replay_shows_each_message_from_the_step_it_was_sent(started_table, 
     assert "before any move" in step0 and "after the first move" not in step0
     assert "before any move" in step1 and "after the first move" in step1
     assert f'id="table-{table.pk}-chat-text"' not in step1  # a replay is read, not written in
+
+
+def test_a_long_chat_shows_its_newest_messages_on_the_page_and_all_in_the_api(
+    table, alice, client, client_for
+):
+    ChatMessage.objects.bulk_create(
+        [ChatMessage(table=table, user=alice, text=f"line-{i:03d}.") for i in range(social.CHAT_SHOWN + 5)]
+    )
+    page = client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert "line-000." not in page and "line-004." not in page and "line-005." in page
+    assert page.index("line-005.") < page.index(f"line-{social.CHAT_SHOWN + 4}.")
+    assert len(api(client, alice, "GET", f"/api/tables/{table.pk}/chat")[1]) == social.CHAT_SHOWN + 5
