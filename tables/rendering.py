@@ -127,7 +127,6 @@ class Snapshot:
         target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
         mine = target is not None and target.seat == viewer and not seats[viewer].is_bot
         ctx["takeback_seq"] = target.seq if mine else None
-        ctx["invite_url"] = social.site_url(table.invite_path)
         return ctx
 
     def frame(self, user) -> str:
