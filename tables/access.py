@@ -1,7 +1,8 @@
 """Who may reach a table (healthchecks' permission-checked getters).
 
 A public table is open to anyone (CONTRACTS §3). A private one is reachable only by its players,
-its creator, the players of the game it is a rematch of, and whoever holds its invite token
+its creator, the players of the game it is a rematch of, the people invited by username, and whoever
+holds its invite token
 (``/tables/<id>/?invite=<token>``; a page visit remembers the grant in the session). Anyone else is
 told there is no such table: a 404, never a 403, so that walking the sequential ids learns nothing.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import secrets
 from contextlib import contextmanager
 
-from tables.models import Seat, Table
+from tables.models import Invitation, Seat, Table
 from tables.services import NotFound, TableError
 
 SESSION_KEY = "table_invites"  # {str(table id): token} of the invite links this browser has opened
@@ -33,6 +34,7 @@ def may_watch(table: Table, user, *invites) -> bool:
     return (
         table.created_by_id == user.pk
         or Seat.objects.filter(table=table, user=user).exists()
+        or Invitation.objects.filter(table=table, user=user).exists()
         or Table.objects.filter(rematch=table, seats__user=user).exists()
     )
 

@@ -14,7 +14,7 @@ from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_contro
 from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
-from tables import access, services
+from tables import access, services, social
 from tables.models import Table
 
 
@@ -147,6 +147,7 @@ def table_json(table: Table, user) -> dict:
             for s in seats
         ],
         "move_time": table.move_time,
+        "spectator_chat": table.spectator_chat,
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "seq": table.seq,
         "to_act": [],
@@ -198,6 +199,9 @@ def tables(request):
     rated = data.get("rated", True)
     if not isinstance(rated, bool):
         return error("rated must be true or false.", 400)
+    spectator_chat = data.get("spectator_chat", False)
+    if not isinstance(spectator_chat, bool):
+        return error("spectator_chat must be true or false.", 400)
     table = services.create_table(
         request.api_user,
         game,
@@ -207,6 +211,7 @@ def tables(request):
         bots=data.get("bots"),
         move_time=data.get("move_time"),
         rated=rated,
+        spectator_chat=spectator_chat,
     )
     table = services.start_if_full(table, request.api_user)
     return JsonResponse(table_json(table, request.api_user), status=201)
@@ -263,6 +268,8 @@ def moves(request, pk):
             result = services.play_move(pk, request.api_user, data.get("move"), data.get("seq"))
         return JsonResponse({"seq": result.seq})
     table = _table_or_404(request, pk)
+    rows = list(table.moves.order_by("seq"))
+    cancelled = social.cancelled_seqs(rows)
     return JsonResponse(
         [
             {
@@ -270,8 +277,44 @@ def moves(request, pk):
                 "seat": m.seat,
                 "move": m.move,
                 "at": m.at.isoformat(),
+                **({"taken_back": True} if m.seq in cancelled else {}),
             }
-            for m in table.moves.order_by("seq")
+            for m in rows
         ],
         safe=False,
     )
+
+
+@api_view(("POST",))
+def takeback(request, pk):
+    """Take back the caller's latest move of this turn: {"seq": n} -> {"seq"} (409 when there is none)."""
+    data = body_object(request)
+    with _hidden(request, pk):
+        result = services.take_back(pk, request.api_user, data.get("seq"))
+    return JsonResponse({"seq": result.seq})
+
+
+@api_view(("GET", "POST"))
+def chat(request, pk):
+    """The table's chat, oldest first; POST {"text"} (or {"phrase"}: a quick phrase's key) says something."""
+    if request.method == "POST":
+        data = body_object(request)
+        phrase = data.get("phrase")
+        if phrase is not None and not isinstance(phrase, str):
+            return error(f"phrase is one of {', '.join(social.QUICK_PHRASES)}.", 400)
+        message = services.post_chat(
+            pk, request.api_user, text=data.get("text"), phrase=phrase, invite=invite_of(request)
+        )
+        return JsonResponse(social.chat_json(message), status=201)
+    table = _table_or_404(request, pk)
+    messages = table.chat.select_related("user").order_by("id")
+    return JsonResponse([social.chat_json(m) for m in messages], safe=False)
+
+
+@api_view(("POST",))
+def invite(request, pk):
+    """Invite a person by username to an open table: {"username"} -> 201 {"user"}."""
+    data = body_object(request)
+    with _hidden(request, pk):
+        invitation = services.invite(pk, request.api_user, data.get("username"))
+    return JsonResponse({"user": invitation.user.username}, status=201)

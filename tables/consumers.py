@@ -11,7 +11,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from accounts.sockets import SessionBoundSocket
-from tables import live
+from tables import chat_frames, live
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
@@ -25,7 +25,8 @@ def current_frame(table_id: int, user) -> tuple[str, int, str] | None:
     if table is None:
         return None
     snapshot = Snapshot.read(table)
-    return live.viewer_key(snapshot.viewer_of(user)), table.revision, snapshot.frame(user)
+    frame = snapshot.frame(user) + chat_frames.panel_frame(table, snapshot.seats, user)
+    return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 
 def seat_key(table_id: int, user_id: int | None) -> str:
@@ -99,6 +100,11 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
             return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
             self.revision = event["revision"]
+            await self.send(text_data=event["html"])
+
+    async def table_chat(self, event):
+        """A chat line, rendered once per language and sent to every viewer group but muted seats."""
+        if event["key"] == self.key:
             await self.send(text_data=event["html"])
 
 

@@ -10,4 +10,8 @@ def your_turn(request):
 
 
 def awaiting_count(user) -> int:
-    return Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
+    """Tables waiting for the player: their turn, or an invitation to an open table they have not joined."""
+    from tables.social import open_invitations
+
+    turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
+    return turns + open_invitations(user).count()

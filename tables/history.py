@@ -18,7 +18,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
 from rules import registry
-from tables import ratings
+from tables import ratings, social
 from tables.models import Move, Seat, Standing, Table
 
 HISTORY_RESULTS = ("won", "lost", "shared")
@@ -215,7 +215,10 @@ def export(table: Table) -> dict:
         "options": table.options,
         "players": [s.user.username if s.user_id else None for s in seats],
         "seed": table.seed,
-        "moves": [{"seq": m.seq, "seat": m.seat, "move": m.move} for m in table.moves.order_by("seq")],
+        "moves": [
+            {"seq": m.seq, "seat": m.seat, "move": m.move}
+            for m in social.effective(list(table.moves.order_by("seq")))
+        ],
         "result": engine_result(table),
     }
 
@@ -305,8 +308,13 @@ class Replay:
         engine = self.table.engine
         state = engine.setup(players=self.table.players, seed=self.table.seed, options=self.table.options)
         yield state
+        before: list = []  # the states the moves that stand were played from (a take-back returns to one)
         for move in self.moves:
-            state = engine.apply(state, move.seat, move.move)
+            if move.cancels is not None:
+                state = before.pop()
+            else:
+                before.append(state)
+                state = engine.apply(state, move.seat, move.move)
             yield state
 
 

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from rules import registry
-from tables import history, ratings
+from tables import history, ratings, social
 from tables.models import Rating, RatingChange, Table
 from tables.rendering import Snapshot, ranking
 from tables.services import names_of, seat_of
@@ -86,7 +86,10 @@ def replay_context(game: history.Replay, step: int, seat: int | None, user) -> d
     """One step of a replay drawn as live play draws it, from ``seat``'s chair (None: a spectator's)."""
     table, engine = game.table, game.table.engine
     state = game.state_at(step)
-    ctx = Snapshot(table=table, seats=game.seats, state=state, moves=game.moves[:step]).context(None)
+    events = [e for e in social.events_since(table, None) if e.position <= step]
+    ctx = Snapshot(
+        table=table, seats=game.seats, state=state, moves=game.moves[:step], events=events
+    ).context(None)
     names = names_of(game.seats)
     ctx["viewer"] = seat
     ctx["view"] = engine.view(state, seat)
@@ -95,6 +98,8 @@ def replay_context(game: history.Replay, step: int, seat: int | None, user) -> d
         {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(seat), "at": m.at}
         for m in game.moves[:step]
     ]
+    ctx["log"] = social.log_entries(ctx["log"], game.moves[:step], events, names)
+    ctx.update(social.chat_context(table, game.seats, user, upto=step))
     ctx["ranking"] = ranking(table, names) if step == game.last else None
     ctx.update(step=step, last=game.last, seat=seat, step_links=_step_links(table, step, seat, game.last))
     ctx["seat_links"] = [

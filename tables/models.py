@@ -52,6 +52,7 @@ class Table(models.Model):
     reminded = models.BooleanField(default=False)
     abort_votes = models.JSONField(default=list, blank=True)  # seats agreeing to abort the game
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    spectator_chat = models.BooleanField(default=False, help_text="Spectators may write in the chat.")
 
     class Meta:
         ordering = ["-created_at"]
@@ -92,6 +93,7 @@ class Seat(models.Model):
     conceded = models.BooleanField(default=False)
     deck = models.JSONField(null=True, blank=True)  # what the player brings (Chronica: 30 card codes)
     awaited = models.BooleanField(default=False, db_index=True)  # its move is awaited now
+    chat_muted = models.BooleanField(default=False)  # its player hides the table's chat
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -139,6 +141,10 @@ class Move(models.Model):
     # Readable lines per viewer: {"public": [...], "0": [...], ...} (a seat's key only where it differs).
     narration = models.JSONField(default=dict)
     at = models.DateTimeField(auto_now_add=True)
+    # Whether its mover may take it back (decided when it was applied: the engine allows it, nothing was
+    # drawn, the mover is still awaited). A take-back is itself a row: ``cancels`` is the seq it cancels.
+    undoable = models.BooleanField(default=False)
+    cancels = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["seq"]
@@ -208,3 +214,79 @@ class RatingChange(models.Model):
 
     def __str__(self):
         return f"{self.user_id} {self.game} #{self.table_id}: {self.ordinal:.1f}"
+
+
+# --- The social table: chat, seat events, invitations ---------------------------------------------
+
+
+class ChatMessage(models.Model):
+    """A line of chat at a table: plain text, or one of the quick phrases (kept as a key, put into words in
+    each reader's language). ``position`` is the table's seq when it was sent (where the replay shows it)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    text = models.CharField(max_length=500, blank=True, default="")
+    phrase = models.CharField(max_length=16, blank=True, default="")
+    position = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["table", "id"], name="chat_by_table")]
+
+    def __str__(self):
+        return f"{self.table_id} chat {self.pk}"
+
+
+class TableEvent(models.Model):
+    """A change of seat told in the table's log (concede, timeout, reclaim, leave, abort, rematch): stored as
+    a kind and data, put into words for each reader. ``position`` is the table's seq when it happened: the
+    log shows it after the moves before that seq."""
+
+    KINDS = (
+        "join",
+        "leave",
+        "cancel",
+        "concede",
+        "timeout",
+        "reclaim",
+        "abort_offer",
+        "abort_accept",
+        "aborted",
+        "rematch",
+    )
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=16)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    position = models.PositiveIntegerField(default=0)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position", "id"]
+        indexes = [models.Index(fields=["table", "position"], name="event_by_position")]
+
+    def __str__(self):
+        return f"{self.table_id} {self.kind} @{self.position}"
+
+
+class Invitation(models.Model):
+    """One person invited to a table by another (seen on the invitee's dashboard; a way into a private table)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at"]
+        constraints = [models.UniqueConstraint(fields=["table", "user"], name="one_invitation_per_person")]
+
+    def __str__(self):
+        return f"{self.user_id} invited to {self.table_id}"

@@ -14,7 +14,8 @@ from typing import Any
 from django.template.loader import render_to_string
 
 from accounts import decks
-from tables.models import Move, Seat, Table
+from tables import social
+from tables.models import Move, Seat, Table, TableEvent
 from tables.services import names_of, seat_of
 
 RECENT_MOVES = 12
@@ -39,6 +40,7 @@ class Snapshot:
     seats: list[Seat]
     state: Any  # the engine's state (None before the start)
     moves: list[Move] | None = None  # the log's moves; None: read when a frame is first drawn
+    events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
     _logs: dict = field(default_factory=dict)  # rendered logs, by their lines (most viewers share one)
 
     @classmethod
@@ -55,6 +57,12 @@ class Snapshot:
         if self.moves is None:
             self.moves = recent_moves(self.table)
         return self.moves
+
+    def log_events(self) -> list[TableEvent]:
+        if self.events is None:
+            moves = self.log_moves()
+            self.events = social.events_since(self.table, moves[0].seq if moves else None)
+        return self.events
 
     def viewer_of(self, user) -> int | None:
         return seat_of(self.seats, user)
@@ -115,6 +123,10 @@ class Snapshot:
             {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(viewer), "at": m.at}
             for m in self.log_moves()
         ]
+        ctx["log"] = social.log_entries(ctx["log"], self.log_moves(), self.log_events(), names)
+        target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
+        mine = target is not None and target.seat == viewer and not seats[viewer].is_bot
+        ctx["takeback_seq"] = target.seq if mine else None
         return ctx
 
     def frame(self, user) -> str:
@@ -129,7 +141,7 @@ class Snapshot:
 
     def _log(self, ctx: dict) -> str:
         """The log, rendered once for all the viewers who read the same lines (all but a mover, mostly)."""
-        key = (ctx["table"].status, tuple((m["seq"], tuple(m["lines"])) for m in ctx["log"]))
+        key = (ctx["table"].status, tuple((m["seq"], m.get("kind"), tuple(m["lines"])) for m in ctx["log"]))
         if key not in self._logs:
             self._logs[key] = render_to_string("tables/table.html#log", ctx)
         return self._logs[key]

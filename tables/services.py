@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -20,9 +21,9 @@ from django.utils.translation import gettext, gettext_lazy
 from accounts import decks
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import history
+from tables import history, social
 from tables.live import Publication
-from tables.models import Move, Seat, Table
+from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
 
 
 class TableError(Exception):
@@ -147,7 +148,15 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
 
 @transaction.atomic
 def create_table(
-    user, game: str, players, options=None, private: bool = False, bots=None, move_time=None, rated=True
+    user,
+    game: str,
+    players,
+    options=None,
+    private: bool = False,
+    bots=None,
+    move_time=None,
+    rated=True,
+    spectator_chat: bool = False,
 ) -> Table:
     engine = get_game(game)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -184,6 +193,7 @@ def create_table(
         created_by=user,
         move_time=move_time,
         rated=bool(rated) and not bot_seats,  # never rated with a bot seat
+        spectator_chat=bool(spectator_chat),
     )
     Seat.objects.bulk_create(
         [
@@ -252,6 +262,7 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
     seat.user = user
     seat.deck = deck
     seat.save(update_fields=["user", "deck"])
+    tell(table, "join", user, seat.index)
     _announce(table)
     return seat.index
 
@@ -268,7 +279,8 @@ def leave_table(table_id, user) -> None:
     if table.created_by_id == user.pk:
         table.status = Table.ABORTED
         table.save(update_fields=["status"])
-    Seat.objects.filter(table=table, index=index).update(user=None, deck=None)
+    Seat.objects.filter(table=table, index=index).update(user=None, deck=None, chat_muted=False)
+    tell(table, "cancel" if table.status == Table.ABORTED else "leave", user, index)
     _announce(table)
 
 
@@ -372,6 +384,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             seat=seat,
             move=move,
             narration=narration(engine, state, seat, move, after, names),
+            undoable=bot_seat is None and social.may_take_back(engine, state, seat, move, after),
         )
         table.seq += 1
         table.state = engine.dump(after)
@@ -445,11 +458,12 @@ def _announce(
 
 
 def rebuild_state(table: Table):
-    """The table's state from its seed and its move log alone (the snapshot is only a cache)."""
+    """The table's state from its seed and its move log alone (the snapshot is only a cache): the moves
+    that stand, without the take-back rows and the moves they cancelled."""
     engine = table.engine
     options = table.options
     state = engine.setup(players=table.players, seed=table.seed, options=options)
-    for move in table.moves.order_by("seq"):
+    for move in social.effective(list(table.moves.order_by("seq"))):
         state = engine.apply(state, move.seat, move.move)
     return state
 
@@ -479,6 +493,7 @@ def time_out(table_id, now=None) -> list[int]:
                 seat.bot, seat.replaced = "casual", True
                 seat.save(update_fields=["bot", "replaced"])
                 replaced.append(i)
+                tell(table, "timeout", seat.user, i)
         table.deadline = None
         table.save(update_fields=["deadline"])
         _announce(table)
@@ -514,6 +529,7 @@ def reclaim_seat(table_id, user) -> int:
         raise Conflict(gettext("You conceded this game: the seat stays with the bot."))
     seat.bot, seat.replaced = "", False
     seat.save(update_fields=["bot", "replaced"])
+    tell(table, "reclaim", user, index)
     if index in table.to_act and table.move_time:
         table.deadline = timezone.now() + timedelta(seconds=table.move_time)
         table.save(update_fields=["deadline"])
@@ -530,6 +546,7 @@ def concede(table_id, user) -> None:
         raise Conflict(gettext("You have conceded already."))
     seat.bot, seat.replaced, seat.conceded = seat.bot or "casual", True, True
     seat.save(update_fields=["bot", "replaced", "conceded"])
+    tell(table, "concede", user, index)
     if index in table.to_act:
         table.deadline = None
         table.save(update_fields=["deadline"])
@@ -544,7 +561,8 @@ def vote_abort(table_id, user) -> bool:
     table, seats, index = _my_seat(table_id, user, no_seat=refusal)
     if seats[index].is_bot:
         raise refusal
-    votes = sorted(set(table.abort_votes) | {index})
+    previous_votes = set(table.abort_votes)
+    votes = sorted(previous_votes | {index})
     humans = [s.index for s in seats if s.user_id and not s.is_bot]
     table.abort_votes = votes
     aborted = set(humans) <= set(votes)
@@ -554,6 +572,9 @@ def vote_abort(table_id, user) -> bool:
         table.deadline = None
         Seat.objects.filter(table=table).update(awaited=False)
     table.save(update_fields=["abort_votes", "status", "to_act", "deadline"])
+    kind = "aborted" if aborted else ("abort_accept" if len(votes) > 1 else "abort_offer")
+    if index not in previous_votes:
+        tell(table, kind, user, index)
     _announce(table)
     return aborted
 
@@ -593,5 +614,188 @@ def offer_rematch(table_id, user) -> Table:
     )
     table.rematch = new
     table.save(update_fields=["rematch"])
+    tell(table, "rematch", user, seat_of(seats, user), rematch=new.pk)
     _announce(table)
     return new
+
+
+# --- The social table: seat events, chat, invitations, take-backs --------------------------------
+
+
+def tell(table: Table, kind: str, actor, seat: int | None, **data) -> TableEvent:
+    """Record a change of seat in the table's log (inside the change's transaction; its frame tells it)."""
+    return TableEvent.objects.create(
+        table=table, kind=kind, actor=actor, seat=seat, data=data, position=table.seq
+    )
+
+
+def _clean_chat(text) -> str:
+    """The text of a chat message: a string, control characters (but line breaks) turned to spaces,
+    trimmed, 1 to CHAT_MAX characters."""
+    if not isinstance(text, str):
+        raise BadRequest(gettext("Write the message as text."))
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise BadRequest(gettext("The message holds characters that are not text.")) from None
+    text = "".join(" " if unicodedata.category(ch) == "Cc" and ch != "\n" else ch for ch in text).strip()
+    if not text:
+        raise BadRequest(gettext("The message is empty."))
+    if len(text) > social.CHAT_MAX:
+        raise BadRequest(
+            gettext("A message is at most %(max)d characters (this one has %(n)d).")
+            % {"max": social.CHAT_MAX, "n": len(text)}
+        )
+    return text
+
+
+def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessage:
+    """Say something at a table: a text, or a quick phrase (kept as its key). Players write; spectators
+    only where the creator allowed it; at most CHAT_LIMIT messages per CHAT_WINDOW seconds per person."""
+    from tables import chat_frames
+    from tables.access import may_watch
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not may_watch(table, user, invite):
+            raise NotFound("No such table.")
+        seats = _seats(table)
+        if not social.may_write(table, seats, user):
+            if user is None or not user.is_authenticated:
+                raise Forbidden(gettext("Sign in to write in the chat."))
+            raise Forbidden(gettext("Only the players write in this table's chat."))
+        if phrase is not None:
+            if phrase not in social.QUICK_PHRASES:
+                raise BadRequest(
+                    gettext("The quick phrases are %(keys)s.") % {"keys": ", ".join(social.QUICK_PHRASES)}
+                )
+            text = ""
+        else:
+            text = _clean_chat(text)
+        if charge(f"chat:{user.pk}", social.CHAT_WINDOW) > social.CHAT_LIMIT:
+            raise TooMany(
+                gettext("You are writing fast: at most %(n)d messages in %(s)d seconds. Wait a moment.")
+                % {"n": social.CHAT_LIMIT, "s": social.CHAT_WINDOW}
+            )
+        message = ChatMessage.objects.create(
+            table=table, user=user, text=text, phrase=phrase or "", position=table.seq
+        )
+        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run)
+        return message
+
+
+@transaction.atomic
+def mute_chat(table_id, user, muted: bool) -> bool:
+    """A player hides (or shows again) the table's chat for themselves."""
+    table = _locked_table(table_id)
+    index = seat_of(_seats(table), user)
+    if index is None:
+        raise Forbidden(gettext("Only a player at the table can mute its chat."))
+    Seat.objects.filter(table=table, index=index).update(chat_muted=bool(muted))
+    return bool(muted)
+
+
+RECENT_OPPONENTS = 8
+
+
+def recent_opponents(user, limit: int = RECENT_OPPONENTS) -> list[str]:
+    """The usernames of the people ``user`` last sat at a table with, most recent first."""
+    rows = (
+        Seat.objects.filter(table__seats__user=user, user__isnull=False)
+        .exclude(user=user)
+        .order_by("-table__created_at")
+        .values_list("user__username", flat=True)[: limit * 8]
+    )
+    names: list[str] = []
+    for name in rows:
+        if name not in names:
+            names.append(name)
+    return names[:limit]
+
+
+@transaction.atomic
+def invite(table_id, user, username) -> Invitation:
+    """Invite a person by username to an open table where ``user`` sits (or which they created): it shows
+    on their dashboard and badge, lets them into a private table, and e-mails a verified address."""
+    from django.contrib.auth import get_user_model
+
+    from tables import notifications
+
+    table = _locked_table(table_id)
+    seats = _seats(table)
+    if seat_of(seats, user) is None and table.created_by_id != user.pk:
+        raise Forbidden(gettext("Only a player at the table can invite."))
+    if table.status != Table.OPEN:
+        raise Conflict(gettext("Invitations are for tables still open."))
+    if not isinstance(username, str) or not username.strip():
+        raise BadRequest(gettext("Give the username of the player to invite."))
+    invitee = (
+        get_user_model()
+        .objects.select_related("verified_email")
+        .filter(username__iexact=username.strip()[:150], is_active=True)
+        .first()
+    )
+    if invitee is None:
+        raise BadRequest(gettext("No player is called %(name)s.") % {"name": repr(username.strip()[:150])})
+    if invitee.pk == user.pk:
+        raise BadRequest(gettext("You are at this table already."))
+    if seat_of(seats, invitee) is not None:
+        raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.username})
+    invitation, created = Invitation.objects.get_or_create(
+        table=table, user=invitee, defaults={"invited_by": user}
+    )
+    if created:
+        notifications.mail_player(
+            invitee,
+            f"{user.username} invites you to {table.title} #{table.pk}",
+            f"Hello {invitee.username},\n\n{user.username} invites you to a table of {table.title}.\n"
+            f"{social.site_url(table.invite_path)}\n",
+        )
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]))
+    return invitation
+
+
+def take_back(table_id, user, seq) -> MoveResult:
+    """Cancel the caller's latest move, where it was recorded as one that may be taken back (within their
+    own turn, nothing revealed). The take-back is itself a row of the log; the state is rebuilt by replaying
+    the moves that stand from the seed. Judged like a move: 404, 403, 400, 409 stale seq, 409 nothing."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seats = _seats(table)
+        seat = seat_of(seats, user)
+        if seat is None:
+            raise Forbidden("You have no seat at this table.")
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise BadRequest("seq must be a whole number.")
+        if table.status != Table.PLAYING:
+            raise Conflict("This table is not being played.")
+        if seq != table.seq:
+            raise Conflict(f"The table has moved on (seq is {table.seq}, not {seq}). Reload and try again.")
+        if seats[seat].is_bot:
+            raise Forbidden("A bot is playing your seat: reclaim it first.")
+        moves = list(Move.objects.filter(table=table).defer("narration").order_by("seq"))
+        target = social.takeback_target(moves)
+        if target is None or target.seat != seat:
+            raise Conflict(
+                gettext(
+                    "There is no move of yours to take back: only moves of this turn that showed nothing."
+                )
+            )
+        engine = table.engine
+        awaited = set(table.to_act)
+        state = engine.setup(players=table.players, seed=table.seed, options=table.options)
+        for move in social.effective(moves):
+            if move.seq != target.seq:
+                state = engine.apply(state, move.seat, move.move)
+        Move.objects.create(
+            table=table,
+            seq=table.seq,
+            seat=seat,
+            move={"type": social.TAKE_BACK},
+            narration={},
+            cancels=target.seq,
+        )
+        table.seq += 1
+        table.state = engine.dump(state)
+        publication = _store_progress(table, engine, state, seats, previously_awaited=awaited)
+        return MoveResult(seq=table.seq, table=table, publication=publication)

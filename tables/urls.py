@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import history_views, views
+from tables import history_views, social_views, views
 
 app_name = "tables"
 
@@ -19,6 +19,10 @@ urlpatterns = [
     path("tables/<int:pk>/abort/", views.abort, name="abort"),
     path("tables/<int:pk>/reclaim/", views.reclaim, name="reclaim"),
     path("tables/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("tables/<int:pk>/chat/", social_views.chat, name="chat"),
+    path("tables/<int:pk>/chat/mute/", social_views.chat_mute, name="chat_mute"),
+    path("tables/<int:pk>/invite/", social_views.invite, name="invite"),
+    path("tables/<int:pk>/takeback/", social_views.takeback, name="takeback"),
     path("games/<slug:slug>/play-now/", views.play_now, name="play_now"),
     path("your-turn/", views.dashboard, name="dashboard"),
     path("history/", history_views.history_page, name="history"),

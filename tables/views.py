@@ -18,7 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from accounts import decks
 from rules import IllegalMove, registry
-from tables import access, services
+from tables import access, services, social, social_views
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -28,8 +28,10 @@ def games_list():
 
 
 def lobby(request):
+    # Open tables with a free seat: a full one waiting for its creator's Start is not open to anyone else.
+    free = Seat.objects.filter(user__isnull=True, bot="").values("table_id")
     open_tables = (
-        Table.objects.filter(status=Table.OPEN, private=False)
+        Table.objects.filter(status=Table.OPEN, private=False, pk__in=free)
         .select_related("created_by")
         .prefetch_related("seats__user")[:50]
     )
@@ -90,6 +92,7 @@ def new_table(request, slug):
                     bots=[{"level": level}] * bot_count,
                     move_time=move_time,
                     rated=request.POST.get("rated") == "on",
+                    spectator_chat=request.POST.get("spectator_chat") == "on",
                 )
                 if deck is not None:
                     services.set_deck(table.pk, request.user, deck)
@@ -145,7 +148,7 @@ def _visible_table(request, pk) -> Table:
 def table_page(request, pk):
     table = _visible_table(request, pk)
     ctx = table_context(table, request.user)
-    ctx["invite_url"] = request.build_absolute_uri(table.invite_path)
+    ctx.update(social_views.page_context(request, table, ctx["seats"]))
     return render(request, "tables/table.html", ctx)
 
 
@@ -327,7 +330,10 @@ def dashboard(request):
     )
     waiting = [seat for seat in seats if seat.awaited]
     others = [seat for seat in seats if not seat.awaited]
-    return render(request, "tables/dashboard.html", {"waiting": waiting, "others": others})
+    invitations = social.open_invitations(request.user)
+    return render(
+        request, "tables/dashboard.html", {"waiting": waiting, "others": others, "invitations": invitations}
+    )
 
 
 def game_rules(request, slug):

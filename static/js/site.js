@@ -64,6 +64,7 @@
   // A move a board script assembled from several clicks (a payment, an Action with its target):
   // posted like any move button, at the board's current seq. The server judges it.
   window.cardclubPostMove = function (board, move, btn) {
+    if (!confirmFinal(move)) return;
     btn.dataset.move = JSON.stringify(move);
     btn.disabled = true;
     htmx.ajax("POST", board.dataset.moveUrl, {
@@ -99,6 +100,38 @@
     const question = evt.target.dataset && evt.target.dataset.confirm;
     if (question && !window.confirm(question)) evt.preventDefault();
   });
+  // A game that lets some moves be taken back warns before the others (board scripts' moves; the move
+  // buttons carry hx-confirm from the server). No warning in a game where nothing can be taken back.
+  function confirmFinal(move) {
+    const panel = document.querySelector("[data-takeback-moves]");
+    const allowed = panel ? panel.dataset.takebackMoves.split(" ").filter(Boolean) : [];
+    if (!allowed.length || allowed.indexOf(move && move.type) >= 0) return true;
+    return window.confirm(panel.dataset.takebackWarning);
+  }
+  // The invite link's copy button.
+  document.addEventListener("click", function (evt) {
+    const btn = evt.target.closest && evt.target.closest("[data-copy]");
+    if (!btn) return;
+    const field = document.querySelector(btn.dataset.copy);
+    if (!field) return;
+    const done = function () { toast(btn.dataset.copied || "Copied."); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () { field.select(); });
+    } else {
+      field.select();
+      try { if (document.execCommand("copy")) done(); } catch (e) { /* the text stays selected */ }
+    }
+  });
+  // Chat: a sent message empties the box; new lines keep the newest in view.
+  document.body.addEventListener("htmx:afterRequest", function (evt) {
+    const form = evt.detail.elt;
+    if (form && form.matches && form.matches("[data-chat-form]") && evt.detail.successful) form.reset();
+  });
+  function scrollChat() {
+    document.querySelectorAll(".chat-log").forEach(function (el) { el.scrollTop = el.scrollHeight; });
+  }
+  scrollChat();
+  document.body.addEventListener("htmx:oobAfterSwap", scrollChat);
   const badge = document.getElementById("your-turn-badge");
   if (badge) document.body.dataset.yourTurn = badge.dataset.count || "0";
 })();

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 register = template.Library()
 
@@ -23,12 +23,17 @@ def move_attrs(context, move):
     table = context["table"]
     data = json.dumps(move, sort_keys=True, separators=(",", ":"))
     vals = json.dumps({"move": data, "seq": table.seq}, separators=(",", ":"))
-    return format_html(
+    attrs = format_html(
         'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
         reverse("tables:move", args=[table.pk]),
         vals,
         data,
     )
+    # Where a game lets some moves be taken back, the others ask first (none ask where nothing can be).
+    allowed = getattr(context.get("game"), "takeback_moves", frozenset())
+    if allowed and move.get("type") not in allowed:
+        attrs += format_html(' hx-confirm="{}"', gettext("This move cannot be taken back. Play it?"))
+    return attrs
 
 
 @register.filter

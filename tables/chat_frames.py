@@ -1,0 +1,57 @@
+"""Chat lines, live: a small frame of their own (one appended line), never a board.
+
+After a message commits, its line is rendered once per language its readers use and sent to each viewer
+group of the table (``tables.live``), except the seats whose player muted the chat. The sockets forward it
+as they forward table frames. A socket that connects gets the whole chat panel with its first frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from accounts.preferences import language_of
+from tables import live, social
+
+
+@dataclass
+class ChatPublication:
+    table: object  # tables.models.Table
+    message: object  # tables.models.ChatMessage
+    seats: list  # the table's seats as the message was written
+    frames: dict = field(default_factory=dict)  # language -> the line's frame
+
+    def frame(self, language: str) -> str:
+        if language not in self.frames:
+            with translation.override(language):
+                line = social.chat_lines([self.message])[0]
+                self.frames[language] = render_to_string(
+                    "tables/_chat.html#line_oob", {"table": self.table, "line": line}
+                )
+        return self.frames[language]
+
+    def run(self) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        readers = [(live.viewer_key(s.index), s.user) for s in self.seats if s.user_id and not s.chat_muted]
+        readers.append((live.WATCH, None))
+        messages = []
+        for key, user in readers:
+            group = live.viewer_group(self.table.pk, key)
+            if live.has_listeners(layer, group):
+                html = self.frame(language_of(user))
+                messages.append((group, {"type": "table.chat", "key": key, "html": html}))
+        if messages:
+            async_to_sync(live._send_all)(layer, messages)
+
+
+def panel_frame(table, seats, user) -> str:
+    """The whole chat panel as an out-of-band swap (a socket's first frame carries it)."""
+    ctx = {"table": table, "oob": True, "user": user, **social.chat_context(table, seats, user)}
+    ctx["takeback_moves"] = sorted(table.engine.takeback_moves)
+    return render_to_string("tables/_chat.html", ctx)
