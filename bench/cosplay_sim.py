@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.cosplay import GAME  # noqa: E402
 from rules.cosplay.cards import CARDS, LIBRARY  # noqa: E402
-from rules.cosplay.engine import score  # noqa: E402
+from rules.cosplay.scoring import score  # noqa: E402
 
 
 def _cost(code: str) -> int:

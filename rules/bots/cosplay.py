@@ -22,7 +22,7 @@ from collections import Counter
 from rules.bots.search import flat_monte_carlo
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, STARTER_DECK
-from rules.cosplay.engine import score, score_parts
+from rules.cosplay.scoring import score, score_parts
 
 SAMPLES = 4
 ROLLOUT_MOVES = 60

@@ -36,18 +36,16 @@
 from __future__ import annotations
 
 from rules.cosplay.cards import CARDS, RESOURCES, show_amounts
-from rules.cosplay.engine import (
-    PAYABLE_KIND,
+from rules.cosplay.moves import PAYABLE_KIND
+from rules.cosplay.payments import (
     _apply_bonus,
     combo_active,
     effective_cost,
     entry_points,
     influences,
     payers,
-    score,
-    score_parts,
-    winners,
 )
+from rules.cosplay.scoring import score, score_parts, winners
 
 
 def _seat_view(state: dict, s: int, viewer: int | None) -> dict:

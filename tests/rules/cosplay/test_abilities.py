@@ -5,7 +5,7 @@ import pytest
 from rules.core import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
-from rules.cosplay.engine import effective_cost
+from rules.cosplay.payments import effective_cost
 
 from .helpers import clear_influences, new, set_hand, to_assist, to_pile, to_zone
 

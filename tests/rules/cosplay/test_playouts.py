@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rules import registry
 from rules.core import IllegalMove
 from rules.cosplay import GAME
-from rules.cosplay.engine import check_move, payers
+from rules.cosplay.moves import check_move
+from rules.cosplay.payments import payers
 from tests.rules.playout import canonical, random_playout, replay
 
 from .helpers import all_cards, codes_in, full_set

@@ -6,7 +6,7 @@ from rules import core
 from rules.core import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY
-from rules.cosplay.engine import score
+from rules.cosplay.scoring import score
 
 from .helpers import all_cards, clear_influences, full_set, new, set_hand, to_assist, to_pile, to_zone
 
