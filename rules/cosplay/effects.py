@@ -80,7 +80,8 @@ def run_queue(state: dict) -> None:
 
 def _draw(state, seat, args, source):
     # Draws during a turn take what is left in the reserve; reshuffling waits for the end of the turn.
-    draw(state, seat, args["n"], reshuffle=False)
+    # The cards drawn wait for the next preparation phase to be placed (their Support fires then).
+    state["tp"]["drawn"].extend(draw(state, seat, args["n"], reshuffle=False))
 
 
 def _gain(state, seat, args, source):

@@ -9,8 +9,11 @@ State (a plain dict, besides BaseGame's seed/draws/players/options):
 - ``seats``: per seat ``hand``, ``reserve`` (top first), ``discard`` (top last) and ``assist``:
   a list of ``{"card", "up", "equip": [codes]}`` (equipment attached to a character sits in its
   ``equip``; an unattached equipment is an entry of its own).
-- ``active``, ``turn`` (1, 2, ... over the whole game), ``turns`` (per seat), ``tp`` (the turn's bonus
-  points, discounts, surcharge, fatigue), ``queue`` (effects waiting to run), ``pending`` (a choice
+- ``active``, ``turn`` (1, 2, ... over the whole game), ``turns`` (per seat), ``phase``
+  (``"preparation"``: phase 1, cards from hand may be placed; ``"recruitment"``: phase 2, from the
+  turn's first move that is not a placement, an attachment or the answer to a choice; a seat's first
+  turn starts there, as the rulebook's phase 1 "ne s'applique pas au 1er tour"), ``tp`` (the turn's
+  bonus points, discounts, surcharge, fatigue, cards drawn during the turn), ``queue`` (effects waiting to run), ``pending`` (a choice
   awaited from the active seat), ``short`` (the library could not refill the zones), ``over``,
   ``events`` (what the last move did, for ``events``).
 
@@ -25,7 +28,14 @@ from rules import core
 from rules.cosplay import effects as fx
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, RESOURCES, STARTER_DECK
 from rules.cosplay.effects import event
-from rules.cosplay.moves import ZONES, candidate_moves, check_move
+from rules.cosplay.moves import (
+    PREPARATION,
+    PREPARATION_MOVES,
+    RECRUITMENT,
+    ZONES,
+    candidate_moves,
+    check_move,
+)
 from rules.cosplay.payments import assist_entry, pay_for
 from rules.cosplay.scoring import score, winners
 from rules.cosplay.view import build_view, narrate
@@ -34,7 +44,9 @@ HAND_SIZE = 5
 
 
 def fresh_turn() -> dict:
-    return {"bonus": {r: 0 for r in RESOURCES}, "discount": {}, "surcharge": 0, "fatigue": 0}
+    """The turn's own bookkeeping; ``drawn``: cards drawn into the hand during the turn (they wait
+    for the next preparation phase to be placed)."""
+    return {"bonus": {r: 0 for r in RESOURCES}, "discount": {}, "surcharge": 0, "fatigue": 0, "drawn": []}
 
 
 # --- Carrying moves out ------------------------------------------------------------------------
@@ -54,6 +66,8 @@ def remove_own(state: dict, seat: int, code: str, where: str) -> list[str]:
 def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
     kind = move["type"]
     me = state["seats"][seat]
+    if kind not in PREPARATION_MOVES:
+        state["phase"] = RECRUITMENT  # the first move of phase 2 ends the preparation phase
     if kind == "end_turn":
         end_turn(state)
         return
@@ -203,6 +217,7 @@ def start_turn(state: dict, seat: int) -> None:
     state["turn"] += 1
     state["turns"][seat] += 1
     state["tp"] = fresh_turn()
+    state["phase"] = PREPARATION if state["turns"][seat] > 1 else RECRUITMENT
     event(state, "turn", seat=seat)
     fx.turn_up(state, seat)
     me = state["seats"][seat]
@@ -255,6 +270,7 @@ class Cosplay(core.BaseGame):
                 "seats": seats,
                 "active": 0,
                 "turn": 1,
+                "phase": RECRUITMENT,  # rulebook: the preparation phase does not apply to the first turn
                 "turns": [1] + [0] * (players - 1),
                 "tp": fresh_turn(),
                 "queue": [],
@@ -295,7 +311,12 @@ class Cosplay(core.BaseGame):
             for me in state["seats"]
         ]
         tp = state["tp"]
-        new["tp"] = {**tp, "bonus": dict(tp["bonus"]), "discount": dict(tp["discount"])}
+        new["tp"] = {
+            **tp,
+            "bonus": dict(tp["bonus"]),
+            "discount": dict(tp["discount"]),
+            "drawn": list(tp["drawn"]),
+        }
         if state["pending"] is not None:
             new["pending"] = dict(state["pending"])
         return new

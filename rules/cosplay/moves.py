@@ -21,6 +21,10 @@ from rules.cosplay.payments import (
 ZONES = 6
 PAYABLE_KIND = {"character": "character", "equipment": "equipment"}
 CHOICE_MOVE = {"drama": "target", "trash": "trash", "clear": "clear"}
+PREPARATION, RECRUITMENT = "preparation", "recruitment"
+# Moves that leave the preparation phase open: placing cards from hand (phase 1's own move),
+# attaching equipment in the assistance zone, and answering a choice a placed card's Support asked.
+PREPARATION_MOVES = frozenset({"place", "attach", *CHOICE_MOVE.values()})
 
 
 def _int(value, message: str) -> int:
@@ -92,6 +96,16 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
         require(
             CARDS[code]["kind"] in ("character", "equipment", "objective"),
             f"{CARDS[code]['name']} cannot go into the assistance zone.",
+        )
+        require(
+            state["phase"] == PREPARATION,
+            "Cards from your hand go into the assistance zone during the preparation phase only, "
+            "before you recruit, use an ability or send Drama.",
+        )
+        require(
+            code not in state["tp"]["drawn"],
+            f"{CARDS[code]['name']} was drawn this turn: it can go into the assistance zone "
+            "at your next preparation phase.",
         )
         return {"card": code}
 
@@ -206,9 +220,13 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
     me = state["seats"][seat]
     moves: list[dict] = []
     in_hand = sorted(set(me["hand"]))
-    for code in in_hand:
-        if CARDS[code]["kind"] in ("character", "equipment", "objective"):
-            moves.append({"type": "place", "card": code})
+    if state["phase"] == PREPARATION:
+        for code in in_hand:
+            if (
+                CARDS[code]["kind"] in ("character", "equipment", "objective")
+                and code not in state["tp"]["drawn"]
+            ):
+                moves.append({"type": "place", "card": code})
     up_chars = [e["card"] for e in me["assist"] if e["up"] and CARDS[e["card"]]["kind"] == "character"]
     for entry in me["assist"]:
         if entry["up"] and CARDS[entry["card"]]["kind"] == "equipment":

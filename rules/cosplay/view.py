@@ -20,7 +20,12 @@
   cards that cannot pay), "face_down": n,
   "objectives": n fulfilled, "turns": n}``; the owner's own entry also has ``face_down_cards``
   (their own face-down codes) and ``discard_cards`` (the whole discard, for trashing).
-- ``active``, ``turn``, ``phase`` ("main", "choice" or "over"),
+- the shared keys: ``seat`` (the viewer, None for a spectator), ``players``, ``to_act`` (the seat
+  awaited, [] once over), ``over``, ``result`` (None until over), ``hand_sizes`` (per seat), ``turn``
+  (the turn counter, from 1), ``phase`` ("preparation": phase 1, cards from hand may be placed;
+  "recruitment": phase 2; "over"),
+- ``drawn``: for a seat's own view, the cards of its hand drawn during its turn (placed at its
+  next preparation phase at the earliest; [] when it is not the viewer's turn).
 - ``turn_state``: the active player's ``{"bonus": {res: n}, "discount": {what: n}, "surcharge", "fatigue"}``.
 - ``points``: for the viewer, the points their hand and face-up assistance cards plus the bonus
   could pay now, ``{"badass", "kawaii", "craft", "wild"}`` (absent for a spectator).
@@ -30,7 +35,7 @@
   the turn's bonus points: ``{"zones": [need or null] * 6, "objectives": [need or null],
   "drama": need or null, "poach": {"<seat>": {code: need}}}``, a need being
   ``{"badass", "kawaii", "craft", "any"}`` (the payment UI's tally; the engine still judges the move).
-- ``over``; once over, ``result``: ``{"scores", "winners"}``.
+- once over, ``result``: ``{"scores", "winners"}``.
 """
 
 from __future__ import annotations
@@ -126,6 +131,12 @@ def build_view(state: dict, seat: int | None) -> dict:
         effective_cost(state, CARDS[c]["kind"], CARDS[c]["cost"]) if c else None for c in state["zones"]
     ]
     view = {
+        "seat": seat,
+        "players": players,
+        "to_act": [] if state["over"] else [state["active"]],
+        "over": state["over"],
+        "result": None,
+        "hand_sizes": [len(me["hand"]) for me in state["seats"]],
         "zones": list(state["zones"]),
         "zone_costs": zone_costs,
         "objectives": [
@@ -155,9 +166,8 @@ def build_view(state: dict, seat: int | None) -> dict:
             else None,
         },
         "seats": [_seat_view(state, s, seat) for s in range(players)],
-        "active": state["active"],
         "turn": state["turn"],
-        "phase": "over" if state["over"] else ("choice" if state["pending"] else "main"),
+        "phase": "over" if state["over"] else state["phase"],
         "turn_state": {
             "bonus": dict(state["tp"]["bonus"]),
             "discount": dict(state["tp"]["discount"]),
@@ -165,19 +175,21 @@ def build_view(state: dict, seat: int | None) -> dict:
             "fatigue": state["tp"]["fatigue"],
         },
         "pending": _pending(state, seat),
-        "over": state["over"],
     }
     if seat is not None:
         view["hand"] = list(state["seats"][seat]["hand"])
+        # the viewer's own cards drawn this turn: they wait for the next preparation phase
+        mine = seat == state["active"] and not state["over"]  # the turn's own figures are the viewer's
+        view["drawn"] = list(state["tp"]["drawn"]) if mine else []
         points = {k: 0 for k in (*RESOURCES, "wild")}
         for _code, _where, vec in payers(state, seat):
             for k, v in vec.items():
                 points[k] += v
-        if seat == state["active"]:
+        if mine:
             for r in RESOURCES:
                 points[r] += state["tp"]["bonus"][r]
         view["points"] = points
-        if seat == state["active"] and not state["over"]:
+        if mine:
             view["needs"] = _needs(state)
     if state["over"]:
         scores = view["scores"]

@@ -50,6 +50,7 @@ def trigger(state, code):
         return GAME.apply(state, 0, {"type": "activate", "card": code})
     if kind == "support":
         set_hand(state, 0, [code, "st-badass"])
+        state["phase"] = "preparation"  # cards go from hand to the assistance zone in phase 1
         return GAME.apply(state, 0, {"type": "place", "card": code})
     assert kind == "recruit"
     state["tp"]["discount"] = {CARDS[code]["kind"]: 50}
