@@ -86,14 +86,14 @@ def play(players: int, seed: int, policy) -> dict:
         state = GAME.apply(state, seat, move)
         moves += 1
         for ev in state["events"]:
-            if ev["k"] in ("recruit", "poach"):
+            if ev["kind"] in ("recruit", "poach"):
                 recruited[ev["card"]] += 1
-            if ev["k"] == "objective":
+            if ev["kind"] == "objective":
                 objectives[CARDS[ev["card"]]["level"]] += 1
         if moves > 20000:
             raise RuntimeError("game did not end")
     result = GAME.result(state)
-    reason = next(e["reason"] for e in state["events"] if e["k"] == "over")
+    reason = next(e["reason"] for e in state["events"] if e["kind"] == "over")
     return {
         "turns": state["turn"] / players,
         "moves": moves,

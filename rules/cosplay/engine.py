@@ -38,7 +38,7 @@ from rules.cosplay.moves import (
 )
 from rules.cosplay.payments import assist_entry, pay_for
 from rules.cosplay.scoring import score, winners
-from rules.cosplay.view import build_view, narrate
+from rules.cosplay.view import MESSAGES, build_view, card_name
 
 HAND_SIZE = 5
 
@@ -69,6 +69,7 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
     if kind not in PREPARATION_MOVES:
         state["phase"] = RECRUITMENT  # the first move of phase 2 ends the preparation phase
     if kind == "end_turn":
+        event(state, "end_turn", seat=seat)
         end_turn(state)
         return
     if kind == "place":
@@ -81,7 +82,7 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
         host = assist_entry(state, seat, plan["to"])
         # a new entry: states share entries (copy-on-write)
         me["assist"][me["assist"].index(host)] = {**host, "equip": [*host["equip"], plan["card"]]}
-        event(state, "attach", seat=seat, card=plan["card"], to=plan["to"])
+        event(state, "attach", seat=seat, card=plan["card"], host_card=plan["to"])
     elif kind == "activate":
         code = plan["card"]
         equip = remove_own(state, seat, code, plan["where"])
@@ -90,13 +91,13 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
             state["graveyard"].append(code)
         else:
             me["discard"].append(code)
-        event(state, "activate", seat=seat, card=code, kind=CARDS[code]["ability"]["kind"])
+        event(state, CARDS[code]["ability"]["kind"], seat=seat, card=code)  # "discard" or "sacrifice"
         fx.queue_ability(state, seat, code, CARDS[code]["ability"]["kind"])
     elif kind == "recruit":
         pay_for(state, seat, plan["plan"])
         state["zones"][plan["zone"] - 1] = None
         me["assist"].append({"card": plan["card"], "up": False, "equip": []})
-        event(state, "recruit", seat=seat, card=plan["card"], zone=plan["zone"], pay=move["pay"])
+        event(state, "recruit", seat=seat, card=plan["card"], zone=plan["zone"], pay_cards=list(move["pay"]))
         fx.queue_ability(state, seat, plan["card"], "recruit")
     elif kind == "objective":
         pay_for(state, seat, plan["plan"])
@@ -104,7 +105,15 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
         pile["card"] = None
         pile["done"] = True
         me["assist"].append({"card": plan["card"], "up": False, "equip": []})
-        event(state, "objective", seat=seat, card=plan["card"], pile=plan["pile"], pay=move["pay"])
+        event(
+            state,
+            "objective",
+            seat=seat,
+            card=plan["card"],
+            pile=plan["pile"] + 1,
+            vp=CARDS[plan["card"]]["vp"],
+            pay_cards=list(move["pay"]),
+        )
         fx.queue_ability(state, seat, plan["card"], "recruit")
     elif kind == "drama":
         pay_for(state, seat, plan["plan"])
@@ -128,9 +137,9 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
             "poach",
             seat=seat,
             card=plan["card"],
-            victim=plan["victim"],
-            enabler=enabler,
-            pay=move["pay"],
+            victim_seat=plan["victim"],
+            enabler_card=enabler,
+            pay_cards=list(move["pay"]),
         )
         fx.queue_ability(state, seat, plan["card"], "recruit")
     elif kind == "target":
@@ -142,14 +151,16 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
     elif kind == "trash":
         pending = state["pending"]
         if plan["card"] is None:
+            event(state, "trash_stop", seat=seat)
             state["pending"] = None
         else:
             me[plan["from"]].remove(plan["card"])
-            if CARDS[plan["card"]]["kind"] == "drama":
+            if CARDS[plan["card"]]["kind"] == "drama":  # a Drama card goes back to the reserve
                 state["drama"].append(plan["card"])
             else:
                 state["graveyard"].append(plan["card"])
-            event(state, "trash", seat=seat, card=plan["card"], where=plan["from"])
+            drama = CARDS[plan["card"]]["kind"] == "drama"
+            event(state, "trash", seat=seat, card=plan["card"], where=plan["from"], back_to_drama=drama)
             pending["n"] -= 1
             if pending["n"] <= 0 or not fx.trash_options(state, seat):
                 state["pending"] = None
@@ -159,6 +170,8 @@ def execute(state: dict, seat: int, move: dict, plan: dict) -> None:
             state["zones"][plan["zone"] - 1] = None
             state["graveyard"].append(code)
             event(state, "clear", seat=seat, card=code, zone=plan["zone"])
+        else:
+            event(state, "clear_none", seat=seat)
         state["pending"] = None
     fx.run_queue(state)
 
@@ -196,9 +209,9 @@ def end_turn(state: dict) -> None:
             if pile["level"] < 3 and deck:
                 pile["level"] += 1
                 pile["card"] = deck.pop(0)
-                event(state, "new_objective", pile=i, card=pile["card"], level=pile["level"])
+                event(state, "new_objective", pile=i + 1, card=pile["card"], level=pile["level"])
             else:
-                event(state, "closed_objective", pile=i)
+                event(state, "closed_objective", pile=i + 1)
     # 5. Draw up to five (fewer after a Drama's fatigue), reshuffling the discard if needed.
     me = state["seats"][seat]
     target = max(2, HAND_SIZE - state["tp"]["fatigue"])
@@ -206,7 +219,14 @@ def end_turn(state: dict) -> None:
     state["queue"] = []
     if state["short"] or not any(p["card"] for p in state["objectives"]):
         state["over"] = True
-        event(state, "over", reason="library" if state["short"] else "objectives")
+        scores = [score(state, s) for s in range(state["players"])]
+        event(
+            state,
+            "over",
+            reason="library" if state["short"] else "objectives",
+            scores=scores,
+            winner_seats=winners(state, scores),
+        )
         return
     start_turn(state, (seat + 1) % state["players"])
 
@@ -336,5 +356,11 @@ class Cosplay(core.BaseGame):
     def view(self, state: dict, seat: int | None) -> dict:
         return build_view(state, seat)
 
-    def narrate(self, before, seat, move, after, names, viewer):
-        return narrate(before, seat, move, after, names, viewer)
+    messages = MESSAGES
+
+    def events(self, before: dict, seat: int, move: dict, after: dict) -> list[dict]:
+        """What the move did, recorded by the engine as it went (``effects.event``)."""
+        return list(after["events"])
+
+    def card_name(self, code: str, lang: str) -> str:
+        return card_name(code, lang)

@@ -74,7 +74,7 @@ def test_every_triggered_ability_has_its_effects(code):
     before_drama = drama_count(state, 1)
     after = trigger(state, code)
     effects = effects_of(code)
-    drawn = sum(len(e["cards"]) for e in after["events"] if e["k"] == "draw" and e["seat"] == 0)
+    drawn = sum(len(e["cards"]) for e in after["events"] if e["kind"] == "drew_cards" and e["seat"] == 0)
     assert drawn == sum(a["n"] for e, a in effects if e == "draw")
     for res in ("badass", "kawaii", "craft"):
         assert after["tp"]["bonus"][res] == sum(a["n"] for e, a in effects if e == "gain" and a["res"] == res)

@@ -91,7 +91,7 @@ def test_private_draw_lines_only_for_the_drawer(playouts, players, seed):
     names = [f"p{i}" for i in range(players)]
     for i in range(1, len(states)):
         seat, move = log[i - 1]
-        draws = [e for e in states[i]["events"] if e["k"] == "draw"]
+        draws = [e for e in states[i]["events"] if e["kind"] == "drew_cards"]
         for ev in draws:
             for viewer in [None, *range(players)]:
                 lines = GAME.narrate(states[i - 1], seat, move, states[i], names, viewer)

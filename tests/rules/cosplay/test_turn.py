@@ -284,7 +284,7 @@ def test_draw_up_to_five_reshuffling_the_discard():
     me = after["seats"][0]
     assert len(me["hand"]) == 5 and me["hand"][:3] == cards[:3]
     assert me["discard"] == [] and len(me["reserve"]) == 5
-    assert [e["k"] for e in after["events"] if e["k"] in ("draw", "reshuffle")] == ["reshuffle", "draw"]
+    assert [e["kind"] for e in after["events"] if e["kind"] in ("drew", "reshuffle")] == ["reshuffle", "drew"]
 
 
 def test_hand_is_kept_and_topped_up_at_the_end_of_the_turn():
