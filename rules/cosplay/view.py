@@ -229,11 +229,19 @@ def card_name(code: str, lang: str) -> str:
     return CARDS[code]["name"]
 
 
-def _paid(event: dict, words, text: str) -> str:
-    """``text`` plus the cards that paid, when there were any (a free payment names none)."""
-    if not event["pay_cards"]:
-        return text
-    return f"{text} ({'paid with' if words.lang == 'en' else 'payé avec'} {words.cards(event['pay_cards'])})"
+def _paid(template: str):
+    """A message: ``template`` in words, then the cards that paid, when there were any (a free
+    payment names none)."""
+
+    def message(event: dict, words) -> str:
+        text = template.format(**words.fields(event))
+        if not event["pay_cards"]:
+            return text
+        return (
+            f"{text} ({'paid with' if words.lang == 'en' else 'payé avec'} {words.cards(event['pay_cards'])})"
+        )
+
+    return message
 
 
 def _over(event: dict, words) -> str:
@@ -269,18 +277,9 @@ MESSAGES: dict[str, dict] = {
         "attach": "{seat} attached {card} to {host_card}",
         "discard": "{seat} discarded {card} for its ability",
         "sacrifice": "{seat} sacrificed {card} for its ability",
-        "recruit": lambda e, w: _paid(
-            e, w, f"{w.seat(e['seat'])} recruited {w.card(e['card'])} from zone {e['zone']}"
-        ),
-        "objective": lambda e, w: _paid(
-            e, w, f"{w.seat(e['seat'])} fulfilled {w.card(e['card'])} (+{e['vp']} objective points)"
-        ),
-        "poach": lambda e, w: _paid(
-            e,
-            w,
-            f"{w.seat(e['seat'])} poached {w.card(e['card'])} from {w.seat(e['victim_seat'])}"
-            f" with {w.card(e['enabler_card'])}",
-        ),
+        "recruit": _paid("{seat} recruited {card} from zone {zone}"),
+        "objective": _paid("{seat} fulfilled {card} (+{vp} objective points)"),
+        "poach": _paid("{seat} poached {card} from {victim_seat} with {enabler_card}"),
         "drama": "{seat} sent Drama {card} to {target_seat}'s discard",
         "gain": lambda e, w: f"{w.seat(e['seat'])} gains {e['n']} {RES_WORD[e['res']]} this turn",
         "discount": lambda e, w: f"{w.seat(e['seat'])}'s next {WHAT['en'][e['what']]} costs {e['n']} less",
@@ -307,18 +306,9 @@ MESSAGES: dict[str, dict] = {
         "attach": "{seat} affecte {card} à {host_card}",
         "discard": "{seat} défausse {card} pour sa capacité",
         "sacrifice": "{seat} sacrifie {card} pour sa capacité",
-        "recruit": lambda e, w: _paid(
-            e, w, f"{w.seat(e['seat'])} recrute {w.card(e['card'])} en zone de recrutement {e['zone']}"
-        ),
-        "objective": lambda e, w: _paid(
-            e, w, f"{w.seat(e['seat'])} remplit {w.card(e['card'])} (+{e['vp']} points d'objectif)"
-        ),
-        "poach": lambda e, w: _paid(
-            e,
-            w,
-            f"{w.seat(e['seat'])} recrute {w.card(e['card'])} chez {w.seat(e['victim_seat'])}"
-            f" grâce à {w.card(e['enabler_card'])}",
-        ),
+        "recruit": _paid("{seat} recrute {card} en zone de recrutement {zone}"),
+        "objective": _paid("{seat} remplit {card} (+{vp} points d'objectif)"),
+        "poach": _paid("{seat} recrute {card} chez {victim_seat} grâce à {enabler_card}"),
         "drama": "{seat} envoie le Drama {card} dans la défausse de {target_seat}",
         "gain": lambda e, w: f"{w.seat(e['seat'])} gagne {e['n']} {RES_WORD[e['res']]} pour ce tour",
         "discount": lambda e, w: (
