@@ -25,6 +25,7 @@ holds the narration formats. This module carries moves out and runs the turn.
 from __future__ import annotations
 
 from rules import core
+from rules.core import IllegalMove
 from rules.cosplay import effects as fx
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, RESOURCES, STARTER_DECK
 from rules.cosplay.effects import event
@@ -36,7 +37,7 @@ from rules.cosplay.moves import (
     candidate_moves,
     check_move,
 )
-from rules.cosplay.payments import assist_entry, pay_for
+from rules.cosplay.payments import assist_entry, pay_for, resolve_payment
 from rules.cosplay.scoring import score, winners
 from rules.cosplay.view import MESSAGES, build_view, card_name
 
@@ -264,6 +265,11 @@ class Cosplay(core.BaseGame):
     min_players = 2
     max_players = 4
     options: dict = {}
+    # Moves that may be taken back within the turn when they revealed nothing (``can_take_back``):
+    # placing, attaching, an ability used, a recruitment, an objective, a trash or clear choice.
+    # Never: ending the turn, Drama sent (it lands in another player's discard and shows the next
+    # Drama card), a poach (it takes another player's card), the choice of a Drama's victim.
+    takeback_moves = frozenset({"place", "attach", "activate", "recruit", "objective", "trash", "clear"})
 
     def _setup(self, state: dict) -> dict:
         players = state["players"]
@@ -355,6 +361,52 @@ class Cosplay(core.BaseGame):
 
     def view(self, state: dict, seat: int | None) -> dict:
         return build_view(state, seat)
+
+    def can_take_back(self, before: dict, seat: int, move: dict, after: dict) -> bool:
+        """Whether ``seat`` may take ``move`` back: a move of ``takeback_moves`` that drew nothing
+        (reserve unchanged), turned nothing up, used no randomness, touched no other seat, the library,
+        the objective decks or the Drama reserve, and left the turn (and any choice) with ``seat``."""
+        if not isinstance(move, dict) or move.get("type") not in self.takeback_moves or after["over"]:
+            return False
+        if not (before["active"] == after["active"] == seat and before["turn"] == after["turn"]):
+            return False
+        if after["pending"] is not None and after["pending"]["seat"] != seat:
+            return False
+        for key in ("draws", "library", "obj_decks", "drama"):
+            if before[key] != after[key]:
+                return False
+        mine_before, mine_after = before["seats"][seat], after["seats"][seat]
+        if mine_before["reserve"] != mine_after["reserve"]:
+            return False
+        down = {e["card"] for e in mine_before["assist"] if not e["up"]}
+        if any(e["up"] and e["card"] in down for e in mine_after["assist"]):
+            return False  # a face-down card turned up
+        return all(before["seats"][s] == after["seats"][s] for s in range(before["players"]) if s != seat)
+
+    def preview(self, state: dict, seat: int, move: dict) -> dict | None:
+        """For a legal payment (recruit, objective, Drama, poach): ``need`` (the cost left after the turn's
+        bonus points), ``points`` (what the named cards give), ``lost`` (points paid beyond the need) and
+        ``scores`` (every seat's projected score after it). None for any other or illegal move."""
+        if not isinstance(move, dict) or move.get("type") not in ("recruit", "objective", "drama", "poach"):
+            return None
+        try:
+            self._guard(state, seat, move)
+            plan = check_move(state, seat, move)["plan"]
+        except IllegalMove:
+            return None
+        points = {r: 0 for r in (*RESOURCES, "wild")}
+        for _code, _where, vec in resolve_payment(state, seat, move["pay"], plan["exclude"]):
+            for key, n in vec.items():
+                points[key] += n
+        after = self.mutable_copy(state)
+        self._apply(after, seat, move)
+        need = plan["need"]
+        return {
+            "need": need,
+            "points": points,
+            "lost": max(0, sum(points.values()) - sum(need.values())),
+            "scores": [score(after, s) for s in range(state["players"])],
+        }
 
     messages = MESSAGES
 

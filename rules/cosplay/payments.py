@@ -181,7 +181,13 @@ def check_payment(state: dict, seat: int, what: str, base: dict, pay, exclude: l
             )
     if not covers(need, [v for _c, _w, v in items]):
         raise IllegalMove(f"Not enough points: {show_amounts(need)} still needed after your bonus points.")
-    return {"what": what, "items": [(c, w) for c, w, _v in items], "bonus": used}
+    return {
+        "what": what,
+        "items": [(c, w) for c, w, _v in items],
+        "bonus": used,
+        "need": need,
+        "exclude": list(exclude),
+    }
 
 
 def canonical_payment(
