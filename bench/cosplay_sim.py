@@ -1,10 +1,13 @@
 """Cosplay Team Battle: seeded self-play to tune the card set.
 
-    .venv/bin/python bench/cosplay_sim.py [--games 200] [--policy greedy|random]
+    .venv/bin/python bench/cosplay_sim.py [--games 1000] [--policy casual|strong|greedy|random] [--players 2,3,4]
 
-Plays ``--games`` seeded games for each of 2, 3 and 4 players and prints the average game
-length (turns per player, moves), how often each card is recruited, objective completion,
-how games end and the score spread.
+Plays ``--games`` seeded games for each player count and prints the average game length (turns
+per player, moves), objective completion (level-3 objectives fulfilled per game: issue #13 asks
+for at least 1), every seat's win share against a fair share (a shared win counts a fraction to
+each winner; issue #13 asks for every seat within 5 points), how games end, the score spread and
+how often each card is recruited. ``casual`` and ``strong`` are the site's bots (rules.bots),
+deciding from their seat's view; ``greedy`` and ``random`` read the state.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from rules.bots import choose  # noqa: E402
 from rules.cosplay import GAME  # noqa: E402
 from rules.cosplay.cards import CARDS, LIBRARY  # noqa: E402
 from rules.cosplay.scoring import score  # noqa: E402
@@ -74,6 +78,16 @@ def random_policy(state, seat, moves, rnd):
     return rnd.choice(moves)
 
 
+def bot(level: str):
+    def policy(state, seat, moves, rnd):
+        return choose("cosplay", GAME.view(state, seat), moves, level, rnd.getrandbits(32), seat=seat)
+
+    return policy
+
+
+POLICIES = {"greedy": greedy, "random": random_policy, "casual": bot("casual"), "strong": bot("strong")}
+
+
 def play(players: int, seed: int, policy) -> dict:
     rnd = random.Random(seed)
     state = GAME.setup(players=players, seed=seed)
@@ -107,13 +121,14 @@ def play(players: int, seed: int, policy) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--policy", choices=["greedy", "random"], default="greedy")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--policy", choices=sorted(POLICIES), default="casual")
+    parser.add_argument("--players", default="2,3,4", help="player counts, comma-separated")
     args = parser.parse_args()
-    policy = greedy if args.policy == "greedy" else random_policy
+    policy = POLICIES[args.policy]
     total_recruited: Counter = Counter()
     games = 0
-    for players in (2, 3, 4):
+    for players in [int(p) for p in args.players.split(",")]:
         runs = [play(players, seed, policy) for seed in range(args.games)]
         games += len(runs)
         for r in runs:
@@ -138,6 +153,22 @@ def main() -> None:
             + f" (of {players + 1} piles)"
         )
         print(f"end: {dict(reasons)}; shared wins: {shared}; wins by seat: {dict(sorted(seat_wins.items()))}")
+        share = Counter()
+        for r in runs:
+            for w in r["winners"]:
+                share[w] += 1 / len(r["winners"])
+        fair = 100 / players
+        shares = [100 * share[s] / len(runs) for s in range(players)]
+        worst = max(abs(x - fair) for x in shares)
+        print(
+            "win share by seat: "
+            + ", ".join(f"seat {s} {x:.1f}%" for s, x in enumerate(shares))
+            + f" (fair {fair:.1f}%; farthest {worst:.1f} points off: {'within' if worst <= 5 else 'OUTSIDE'} ±5)"
+        )
+        level3 = objectives[3] / len(runs)
+        print(
+            f"level-3 objectives fulfilled per game: {level3:.2f} ({'at least' if level3 >= 1 else 'BELOW'} 1)"
+        )
         print(
             f"winning score: mean {statistics.mean(tops):.1f}; spread (best - worst): mean {statistics.mean(spreads):.1f},"
             f" min {min(spreads)}, max {max(spreads)}"

@@ -1,8 +1,8 @@
 """Cosplay Team Battle bots: a greedy casual shopper and a determinized Monte Carlo search.
 
-Casual: fulfil the richest objective it can pay for, else recruit the card with the most
-points for its cost, place and attach equipment, then end the turn. Strong: every candidate
-move is played on several determinized states and followed by casual play until the end of
+Casual: place what it can during the preparation phase, fulfil the richest objective it can pay
+for, else recruit the card with the most points for its cost, attach equipment, then end the turn.
+Strong: every candidate move is played on several determinized states and followed by casual play until the end of
 the bot's next turn; the move with the best average score margin wins.
 
 ``determinize(view, rng, seat)`` (the hidden cards dealt at random, consistent with the view) lives in
@@ -45,13 +45,14 @@ def casual_from(
     by_type: dict[str, list[dict]] = {}
     for m in moves:
         by_type.setdefault(m["type"], []).append(m)
+    # Placing is offered only in the preparation phase, which the first recruitment ends: place
+    # first (a placed card frees a place in the hand and stays ready in the assistance zone).
+    if "place" in by_type:
+        return by_type["place"][0]
     if "objective" in by_type:
         return max(by_type["objective"], key=lambda m: (CARDS[piles[m["pile"]]]["vp"], -m["pile"]))
     if "recruit" in by_type:
         return max(by_type["recruit"], key=lambda m: (_value(zones[m["zone"] - 1]), -m["zone"]))
-    for m in by_type.get("place", []):
-        if CARDS[m["card"]]["kind"] in ("equipment", "objective"):
-            return m
     if "attach" in by_type:
         return by_type["attach"][0]
     return by_type["end_turn"][0]
