@@ -13,13 +13,15 @@ State (a plain dict, besides BaseGame's seed/draws/players/options):
   (``"preparation"``: phase 1, cards from hand may be placed; ``"recruitment"``: phase 2, from the
   turn's first move that is not a placement, an attachment or the answer to a choice; a seat's first
   turn starts there, as the rulebook's phase 1 "ne s'applique pas au 1er tour"), ``tp`` (the turn's
-  bonus points, discounts, surcharge, fatigue, cards drawn during the turn), ``queue`` (effects waiting to run), ``pending`` (a choice
-  awaited from the active seat), ``short`` (the library could not refill the zones), ``over``,
-  ``events`` (what the last move did, for ``events``).
+  bonus points, discounts, surcharge, fatigue, cards drawn during the turn), ``queue`` (effects
+  waiting to run), ``pending`` (a choice awaited from the active seat), ``short`` (the library
+  could not refill the zones), ``over``, ``events`` (what the last move did, in ``rules.core``'s
+  event shape; ``Cosplay.events`` returns them).
 
 The rules live in named helpers: ``payments`` (costs and payments), ``scoring``, ``moves`` (the one
 validator and the moves on offer), ``effects`` (card abilities); ``view`` builds what a seat sees and
-holds the narration formats. This module carries moves out and runs the turn.
+holds the narration formats; ``sampling`` rebuilds a full state from a view (the bots' hidden-state
+sampling). This module carries moves out and runs the turn.
 """
 
 from __future__ import annotations
