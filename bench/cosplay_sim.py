@@ -8,7 +8,7 @@ for at least 1), every seat's win share against a fair share (a shared win count
 each winner; issue #13 asks for every seat within 5 points), how games end, the score spread and
 how often each card is recruited. ``casual`` and ``strong`` are the site's bots (rules.bots),
 deciding from their seat's view; ``greedy`` and ``random`` read the state. Cost measured on the
-shared 2-core machine: a casual game takes about 4 ms of CPU, a strong one about 2.6 s (1,000 games
+shared 2-core machine: a casual game takes about 20 ms of CPU, a strong one about 2.6 s (1,000 games
 per player count with the strong bots: over two CPU hours).
 """
 
