@@ -173,7 +173,7 @@ CHARACTERS = [
     (
         "c16-brass-aviator",
         "Brass Aviator",
-        "B3C1",
+        "B3K1",
         "B1C1",
         ("discard", [("discount", {"n": 2, "what": "equipment"})]),
         (["c03-mecha-pilot", "c38-retro-racer"], "B1"),
@@ -299,7 +299,7 @@ CHARACTERS = [
     (
         "c30-clockwork-fairy",
         "Clockwork Fairy",
-        "K2C1",
+        "B1K2",
         "K1C1",
         ("support", [("discount", {"n": 1, "what": "equipment"})]),
         None,
@@ -792,6 +792,29 @@ LIBRARY = [c[0] for c in CHARACTERS] + [e[0] for e in EQUIPMENT]
 STARTER_DECK = [code for code, _n, _p, _a, count, _art in STARTERS for _ in range(count)]
 DRAMA_CODES = [d[0] for d in DRAMA]
 OBJECTIVE_LEVELS = {level: [o[0] for o in OBJECTIVES if o[2] == level] for level in (1, 2, 3)}
+
+
+def catalog() -> list[dict]:
+    """Every kind of card (CONTRACTS §1): ``code``, ``name`` (as printed), ``kind``, ``cost`` by resource
+    (``{"badass", "kawaii", "craft"}``), ``any`` (the part of the cost any mix pays: Drama, objectives),
+    ``points``, ``text`` (the ability, from the data) and, for objectives, ``level`` and ``vp``."""
+    out = []
+    for code, card in CARDS.items():
+        cost = card["cost"]
+        entry = {
+            "code": code,
+            "name": card["name"],
+            "kind": card["kind"],
+            "cost": {r: cost.get(r, 0) for r in RESOURCES},
+            "any": cost.get("any", 0),
+            "points": dict(card["points"]),
+            "text": describe(code),
+        }
+        if card["kind"] == "objective":
+            entry["level"], entry["vp"] = card["level"], card["vp"]
+        out.append(entry)
+    return out
+
 
 _RES_NAME = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "any": "any", "wild": "any (wild)"}
 

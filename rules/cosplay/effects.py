@@ -12,8 +12,9 @@ from rules.cosplay.cards import CARDS
 
 
 def event(state: dict, _kind: str, **data) -> None:
-    """Record what happened for the move log (``narrate``); cleared at every move."""
-    state["events"].append({"k": _kind, **data})
+    """Record what happened, as an event of ``rules.core`` (``kind``, then fields named by what they
+    hold; ``to``: the seats that may read it); cleared at every move, read by ``Cosplay.events``."""
+    state["events"].append({"kind": _kind, **data})
 
 
 # --- Helpers shared by the engine and the effects ------------------------------------
@@ -34,14 +35,17 @@ def draw(state: dict, seat: int, n: int, reshuffle: bool) -> list[str]:
         me["hand"].append(card)
         drawn.append(card)
     if drawn:
-        event(state, "draw", seat=seat, cards=drawn)
+        # the others learn how many; only the drawer learns which
+        others = [s for s in range(state["players"]) if s != seat]
+        event(state, "drew", seat=seat, n=len(drawn), to=[*others, None])
+        event(state, "drew_cards", seat=seat, cards=drawn, to=[seat])
     return drawn
 
 
 def send_drama(state: dict, seat: int, target: int, paid: bool) -> None:
     card = state["drama"].pop()
     state["seats"][target]["discard"].append(card)
-    event(state, "drama", seat=seat, target=target, card=card, paid=paid)
+    event(state, "drama", seat=seat, target_seat=target, card=card, paid=paid)
 
 
 def queue_ability(state: dict, seat: int, code: str, kind: str) -> None:
@@ -80,18 +84,19 @@ def run_queue(state: dict) -> None:
 
 def _draw(state, seat, args, source):
     # Draws during a turn take what is left in the reserve; reshuffling waits for the end of the turn.
-    draw(state, seat, args["n"], reshuffle=False)
+    # The cards drawn wait for the next preparation phase to be placed (their Support fires then).
+    state["tp"]["drawn"].extend(draw(state, seat, args["n"], reshuffle=False))
 
 
 def _gain(state, seat, args, source):
     state["tp"]["bonus"][args["res"]] += args["n"]
-    event(state, "gain", seat=seat, res=args["res"], n=args["n"], source=source)
+    event(state, "gain", seat=seat, res=args["res"], n=args["n"], source_card=source)
 
 
 def _discount(state, seat, args, source):
     what = args["what"]
     state["tp"]["discount"][what] = state["tp"]["discount"].get(what, 0) + args["n"]
-    event(state, "discount", seat=seat, what=what, n=args["n"], source=source)
+    event(state, "discount", seat=seat, what=what, n=args["n"], source_card=source)
 
 
 def _drama(state, seat, args, source):

@@ -20,7 +20,12 @@
   cards that cannot pay), "face_down": n,
   "objectives": n fulfilled, "turns": n}``; the owner's own entry also has ``face_down_cards``
   (their own face-down codes) and ``discard_cards`` (the whole discard, for trashing).
-- ``active``, ``turn``, ``phase`` ("main", "choice" or "over"),
+- the shared keys: ``seat`` (the viewer, None for a spectator), ``players``, ``to_act`` (the seat
+  awaited, [] once over), ``over``, ``result`` (None until over), ``hand_sizes`` (per seat), ``turn``
+  (the turn counter, from 1), ``phase`` ("preparation": phase 1, cards from hand may be placed;
+  "recruitment": phase 2; "over"),
+- ``drawn``: for a seat's own view, the cards of its hand drawn during its turn (placed at its
+  next preparation phase at the earliest; [] when it is not the viewer's turn).
 - ``turn_state``: the active player's ``{"bonus": {res: n}, "discount": {what: n}, "surcharge", "fatigue"}``.
 - ``points``: for the viewer, the points their hand and face-up assistance cards plus the bonus
   could pay now, ``{"badass", "kawaii", "craft", "wild"}`` (absent for a spectator).
@@ -30,24 +35,22 @@
   the turn's bonus points: ``{"zones": [need or null] * 6, "objectives": [need or null],
   "drama": need or null, "poach": {"<seat>": {code: need}}}``, a need being
   ``{"badass", "kawaii", "craft", "any"}`` (the payment UI's tally; the engine still judges the move).
-- ``over``; once over, ``result``: ``{"scores", "winners"}``.
+- once over, ``result``: ``{"scores", "winners"}``.
 """
 
 from __future__ import annotations
 
-from rules.cosplay.cards import CARDS, RESOURCES, show_amounts
-from rules.cosplay.engine import (
-    PAYABLE_KIND,
+from rules.cosplay.cards import CARDS, RESOURCES
+from rules.cosplay.moves import PAYABLE_KIND
+from rules.cosplay.payments import (
     _apply_bonus,
     combo_active,
     effective_cost,
     entry_points,
     influences,
     payers,
-    score,
-    score_parts,
-    winners,
 )
+from rules.cosplay.scoring import score, score_parts, winners
 
 
 def _seat_view(state: dict, s: int, viewer: int | None) -> dict:
@@ -128,6 +131,12 @@ def build_view(state: dict, seat: int | None) -> dict:
         effective_cost(state, CARDS[c]["kind"], CARDS[c]["cost"]) if c else None for c in state["zones"]
     ]
     view = {
+        "seat": seat,
+        "players": players,
+        "to_act": [] if state["over"] else [state["active"]],
+        "over": state["over"],
+        "result": None,
+        "hand_sizes": [len(me["hand"]) for me in state["seats"]],
         "zones": list(state["zones"]),
         "zone_costs": zone_costs,
         "objectives": [
@@ -157,9 +166,8 @@ def build_view(state: dict, seat: int | None) -> dict:
             else None,
         },
         "seats": [_seat_view(state, s, seat) for s in range(players)],
-        "active": state["active"],
         "turn": state["turn"],
-        "phase": "over" if state["over"] else ("choice" if state["pending"] else "main"),
+        "phase": "over" if state["over"] else state["phase"],
         "turn_state": {
             "bonus": dict(state["tp"]["bonus"]),
             "discount": dict(state["tp"]["discount"]),
@@ -167,19 +175,21 @@ def build_view(state: dict, seat: int | None) -> dict:
             "fatigue": state["tp"]["fatigue"],
         },
         "pending": _pending(state, seat),
-        "over": state["over"],
     }
     if seat is not None:
         view["hand"] = list(state["seats"][seat]["hand"])
+        # the viewer's own cards drawn this turn: they wait for the next preparation phase
+        mine = seat == state["active"] and not state["over"]  # the turn's own figures are the viewer's
+        view["drawn"] = list(state["tp"]["drawn"]) if mine else []
         points = {k: 0 for k in (*RESOURCES, "wild")}
         for _code, _where, vec in payers(state, seat):
             for k, v in vec.items():
                 points[k] += v
-        if seat == state["active"]:
+        if mine:
             for r in RESOURCES:
                 points[r] += state["tp"]["bonus"][r]
         view["points"] = points
-        if seat == state["active"] and not state["over"]:
+        if mine:
             view["needs"] = _needs(state)
     if state["over"]:
         scores = view["scores"]
@@ -187,90 +197,138 @@ def build_view(state: dict, seat: int | None) -> dict:
     return view
 
 
-# --- The move log ------------------------------------------------------------------------------
+# --- The move log: message formats per language ------------------------------------------------
+# Every event kind of the engine (``effects.event``) has a message in each language of
+# ``rules.core.LANGUAGES``: a format over the event's fields in words, or a function
+# ``(event, words) -> str``. French follows rulebook 003 and RULINGS' glossary (bibliothèque,
+# zone de recrutement, zone d'assistance, réserve, défausse, cimetière, Drama).
+
+RES_WORD = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT"}
+WHAT = {
+    "en": {
+        "any": "payment",
+        "character": "character",
+        "equipment": "equipment",
+        "objective": "objective",
+        "drama": "Drama",
+    },
+    "fr": {
+        "any": "paiement",
+        "character": "personnage",
+        "equipment": "équipement",
+        "objective": "objectif",
+        "drama": "Drama",
+    },
+}
+WHERE = {"en": {"hand": "hand", "discard": "discard"}, "fr": {"hand": "main", "discard": "défausse"}}
 
 
-def _name(code: str) -> str:
+def card_name(code: str, lang: str) -> str:
+    """A card's name: the printed one (the rulebook's starters read the same in French: Badass,
+    Kawaii, Craft, La Passion; the card table gives no other French names)."""
     return CARDS[code]["name"]
 
 
-def _names(codes: list[str]) -> str:
-    return ", ".join(_name(c) for c in codes) if codes else "nothing"
+def _paid(template: str):
+    """A message: ``template`` in words, then the cards that paid, when there were any (a free
+    payment names none)."""
+
+    def message(event: dict, words) -> str:
+        text = template.format(**words.fields(event))
+        if not event["pay_cards"]:
+            return text
+        return (
+            f"{text} ({'paid with' if words.lang == 'en' else 'payé avec'} {words.cards(event['pay_cards'])})"
+        )
+
+    return message
 
 
-def narrate(
-    before: dict, seat: int, move: dict, after: dict, names: list[str], viewer: int | None
-) -> list[str]:
-    lines = []
-    for ev in after.get("events", []):
-        k = ev["k"]
-        who = names[ev["seat"]] if "seat" in ev else ""
-        if k == "place":
-            lines.append(f"{who} placed {_name(ev['card'])} in their assistance zone")
-        elif k == "attach":
-            lines.append(f"{who} attached {_name(ev['card'])} to {_name(ev['to'])}")
-        elif k == "activate":
-            verb = "sacrificed" if ev["kind"] == "sacrifice" else "discarded"
-            lines.append(f"{who} {verb} {_name(ev['card'])} for its ability")
-        elif k == "recruit":
-            lines.append(
-                f"{who} recruited {_name(ev['card'])} from zone {ev['zone']} (paid with {_names(ev['pay'])})"
-            )
-        elif k == "objective":
-            lines.append(
-                f"{who} fulfilled {_name(ev['card'])} (+{CARDS[ev['card']]['vp']} objective points; paid with {_names(ev['pay'])})"
-            )
-        elif k == "poach":
-            lines.append(
-                f"{who} poached {_name(ev['card'])} from {names[ev['victim']]} with {_name(ev['enabler'])} (paid with {_names(ev['pay'])})"
-            )
-        elif k == "drama":
-            lines.append(f"{who} sent Drama {_name(ev['card'])} to {names[ev['target']]}'s discard")
-        elif k == "gain":
-            lines.append(f"{who} gains {show_amounts({ev['res']: ev['n']})} this turn")
-        elif k == "discount":
-            lines.append(
-                f"{who}'s next {'payment' if ev['what'] == 'any' else ev['what']} costs {ev['n']} less"
-            )
-        elif k == "draw":
-            if viewer == ev["seat"]:
-                lines.append(f"You drew {_names(ev['cards'])}")
-            else:
-                n = len(ev["cards"])
-                lines.append(f"{who} drew {n} card{'s' if n > 1 else ''}")
-        elif k == "reshuffle":
-            lines.append(f"{who} reshuffled their discard into a new reserve")
-        elif k == "trash":
-            lines.append(f"{who} put {_name(ev['card'])} from their {ev['where']} into the graveyard")
-        elif k == "clear":
-            lines.append(f"{who} sent {_name(ev['card'])} from zone {ev['zone']} to the graveyard")
-        elif k == "turned_up":
-            lines.append(f"{who} turned up {_names(ev['cards'])}")
-        elif k == "graveyard":
-            lines.append(f"{_name(ev['card'])} left zone 6 for the graveyard")
-        elif k == "refill":
-            lines.append(f"New in the recruitment zones: {_names(ev['cards'])}")
-        elif k == "short":
-            lines.append("The library can no longer refill the recruitment zones")
-        elif k == "new_objective":
-            lines.append(f"Objective pile {ev['pile'] + 1}: {_name(ev['card'])} (level {ev['level']})")
-        elif k == "closed_objective":
-            lines.append(f"Objective pile {ev['pile'] + 1} is closed")
-        elif k == "drama_back":
-            lines.append(f"{who} returned {_names(ev['cards'])} to the Drama reserve")
-        elif k == "turn":
-            lines.append(f"{who}'s turn")
-        elif k == "over":
-            scores = [score(after, s) for s in range(after["players"])]
-            won = winners(after, scores)
-            board = ", ".join(f"{names[s]} {scores[s]}" for s in range(after["players"]))
-            lines.append(
-                f"Game over ({board}): {' and '.join(names[s] for s in won)} win{'s' if len(won) == 1 else ''}"
-            )
-    if move.get("type") == "end_turn":
-        lines.insert(0, f"{names[seat]} ended their turn")
-    if move.get("type") == "trash" and move.get("card") is None:
-        lines.insert(0, f"{names[seat]} stopped putting cards into the graveyard")
-    if move.get("type") == "clear" and move.get("zone") is None:
-        lines.insert(0, f"{names[seat]} left the recruitment zones as they were")
-    return lines
+def _over(event: dict, words) -> str:
+    board = ", ".join(f"{words.seat(s)} {n}" for s, n in enumerate(event["scores"]))
+    won = event["winner_seats"]
+    if words.lang == "fr":
+        verb = "gagne" if len(won) == 1 else "gagnent"
+        return f"Fin de la partie ({board}) : {words.seats(won)} {verb}"
+    return f"Game over ({board}): {words.seats(won)} win{'s' if len(won) == 1 else ''}"
+
+
+def _drew(event: dict, words) -> str:
+    n = event["n"]
+    if words.lang == "fr":
+        return f"{words.seat(event['seat'])} pioche {n} carte{'s' if n > 1 else ''}"
+    return f"{words.seat(event['seat'])} drew {n} card{'s' if n > 1 else ''}"
+
+
+def _trash(event: dict, words) -> str:
+    who, card = words.seat(event["seat"]), words.card(event["card"])
+    where = WHERE[words.lang][event["where"]]
+    if words.lang == "fr":
+        to = "la réserve de Drama" if event["back_to_drama"] else "le cimetière"
+        return f"{who} remet {card} de sa {where} dans {to}"
+    to = "the Drama reserve" if event["back_to_drama"] else "the graveyard"
+    return f"{who} put {card} from their {where} into {to}"
+
+
+MESSAGES: dict[str, dict] = {
+    "en": {
+        "end_turn": "{seat} ended their turn",
+        "place": "{seat} placed {card} in their assistance zone",
+        "attach": "{seat} attached {card} to {host_card}",
+        "discard": "{seat} discarded {card} for its ability",
+        "sacrifice": "{seat} sacrificed {card} for its ability",
+        "recruit": _paid("{seat} recruited {card} from zone {zone}"),
+        "objective": _paid("{seat} fulfilled {card} (+{vp} objective points)"),
+        "poach": _paid("{seat} poached {card} from {victim_seat} with {enabler_card}"),
+        "drama": "{seat} sent Drama {card} to {target_seat}'s discard",
+        "gain": lambda e, w: f"{w.seat(e['seat'])} gains {e['n']} {RES_WORD[e['res']]} this turn",
+        "discount": lambda e, w: f"{w.seat(e['seat'])}'s next {WHAT['en'][e['what']]} costs {e['n']} less",
+        "drew": _drew,
+        "drew_cards": "You drew {cards}",
+        "reshuffle": "{seat} reshuffled their discard into a new reserve",
+        "trash": _trash,
+        "trash_stop": "{seat} stopped putting cards into the graveyard",
+        "clear": "{seat} sent {card} from zone {zone} to the graveyard",
+        "clear_none": "{seat} left the recruitment zones as they were",
+        "turned_up": "{seat} turned up {cards}",
+        "graveyard": "{card} left zone 6 for the graveyard",
+        "refill": "New in the recruitment zones: {cards}",
+        "short": "The library can no longer refill the recruitment zones",
+        "new_objective": "Objective pile {pile}: {card} (level {level})",
+        "closed_objective": "Objective pile {pile} is closed",
+        "drama_back": "{seat} returned {cards} to the Drama reserve",
+        "turn": "{seat}'s turn",
+        "over": _over,
+    },
+    "fr": {
+        "end_turn": "{seat} termine son tour",
+        "place": "{seat} pose {card} dans sa zone d'assistance",
+        "attach": "{seat} affecte {card} à {host_card}",
+        "discard": "{seat} défausse {card} pour sa capacité",
+        "sacrifice": "{seat} sacrifie {card} pour sa capacité",
+        "recruit": _paid("{seat} recrute {card} en zone de recrutement {zone}"),
+        "objective": _paid("{seat} remplit {card} (+{vp} points d'objectif)"),
+        "poach": _paid("{seat} recrute {card} chez {victim_seat} grâce à {enabler_card}"),
+        "drama": "{seat} envoie le Drama {card} dans la défausse de {target_seat}",
+        "gain": lambda e, w: f"{w.seat(e['seat'])} gagne {e['n']} {RES_WORD[e['res']]} pour ce tour",
+        "discount": lambda e, w: (
+            f"Le prochain {WHAT['fr'][e['what']]} de {w.seat(e['seat'])} coûte {e['n']} de moins"
+        ),
+        "drew": _drew,
+        "drew_cards": "Vous piochez {cards}",
+        "reshuffle": "{seat} mélange sa défausse pour recomposer sa réserve",
+        "trash": _trash,
+        "trash_stop": "{seat} ne met plus de carte au cimetière",
+        "clear": "{seat} envoie {card} de la zone de recrutement {zone} au cimetière",
+        "clear_none": "{seat} laisse les zones de recrutement telles quelles",
+        "turned_up": "{seat} retourne {cards} face visible",
+        "graveyard": "{card} quitte la zone de recrutement 6 pour le cimetière",
+        "refill": "Nouvelles cartes en zone de recrutement : {cards}",
+        "short": "La bibliothèque ne peut plus alimenter les zones de recrutement",
+        "new_objective": "Pile d'objectifs {pile} : {card} (niveau {level})",
+        "closed_objective": "La pile d'objectifs {pile} est fermée",
+        "drama_back": "{seat} replace {cards} sur la réserve de Drama",
+        "turn": "Au tour de {seat}",
+        "over": _over,
+    },
+}

@@ -265,7 +265,7 @@ def test_the_mat_shows_zones_piles_drama_graveyard_and_scores(table2, client_for
         parts = view["score_parts"][s]
         assert f"<strong>{view['scores'][s]}</strong> pts" in board
         assert f"= {parts['vp']} obj + {parts['bonus']} team (cost {parts['cost']})" in board
-    assert "1 · Preparation" in board and "2 · Main" in board and "3 · Initialisation" in board
+    assert "1 · Preparation" in board and "2 · Recruitment" in board and "3 · Initialisation" in board
 
 
 def test_the_finished_game_shows_the_ranking(table2, client_for, alice):

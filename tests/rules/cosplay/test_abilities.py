@@ -5,7 +5,7 @@ import pytest
 from rules.core import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
-from rules.cosplay.engine import effective_cost
+from rules.cosplay.payments import effective_cost
 
 from .helpers import clear_influences, new, set_hand, to_assist, to_pile, to_zone
 
@@ -50,6 +50,7 @@ def trigger(state, code):
         return GAME.apply(state, 0, {"type": "activate", "card": code})
     if kind == "support":
         set_hand(state, 0, [code, "st-badass"])
+        state["phase"] = "preparation"  # cards go from hand to the assistance zone in phase 1
         return GAME.apply(state, 0, {"type": "place", "card": code})
     assert kind == "recruit"
     state["tp"]["discount"] = {CARDS[code]["kind"]: 50}
@@ -73,7 +74,7 @@ def test_every_triggered_ability_has_its_effects(code):
     before_drama = drama_count(state, 1)
     after = trigger(state, code)
     effects = effects_of(code)
-    drawn = sum(len(e["cards"]) for e in after["events"] if e["k"] == "draw" and e["seat"] == 0)
+    drawn = sum(len(e["cards"]) for e in after["events"] if e["kind"] == "drew_cards" and e["seat"] == 0)
     assert drawn == sum(a["n"] for e, a in effects if e == "draw")
     for res in ("badass", "kawaii", "craft"):
         assert after["tp"]["bonus"][res] == sum(a["n"] for e, a in effects if e == "gain" and a["res"] == res)

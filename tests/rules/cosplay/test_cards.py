@@ -100,3 +100,27 @@ def test_combos_name_existing_partners_both_ways():
 @pytest.mark.parametrize("code", sorted(c for c in CARDS if CARDS[c]["ability"] or CARDS[c]["combo"]))
 def test_every_ability_has_a_text(code):
     assert describe(code)
+
+
+def test_characters_cost_badass_or_kawaii_and_equipment_craft_only():
+    """Rulebook 003: « Personnage : Elles peuvent être recrutées via leurs coûts de BADASS et/ou KAWAII »;
+    « Équipement : Les cartes d'équipement peuvent être recrutées via leurs coûts de CRAFT »."""
+    for card in of_kind("character"):
+        assert set(card["cost"]) <= {"badass", "kawaii"} and sum(card["cost"].values()) > 0, card["code"]
+    for card in of_kind("equipment"):
+        assert set(card["cost"]) == {"craft"} and card["cost"]["craft"] > 0, card["code"]
+
+
+def test_the_catalog_lists_every_card_with_its_cost_by_resource():
+    from rules.cosplay import catalog
+
+    entries = catalog()
+    assert [e["code"] for e in entries] == list(CARDS)
+    for entry in entries:
+        card = CARDS[entry["code"]]
+        assert entry["name"] == card["name"] and entry["kind"] == card["kind"]
+        assert set(entry["cost"]) == {"badass", "kawaii", "craft"}
+        for res in ("badass", "kawaii", "craft"):
+            assert entry["cost"][res] == card["cost"].get(res, 0)
+        assert entry["any"] == card["cost"].get("any", 0)
+    assert {e["kind"] for e in entries} == {"character", "equipment", "starter", "drama", "objective"}

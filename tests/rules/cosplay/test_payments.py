@@ -4,7 +4,7 @@ import pytest
 
 from rules.core import IllegalMove
 from rules.cosplay import GAME
-from rules.cosplay.engine import canonical_payment, check_payment
+from rules.cosplay.payments import canonical_payment, check_payment
 
 from .helpers import clear_influences, new, set_hand, to_assist, to_pile, to_zone
 
@@ -196,3 +196,19 @@ def test_apply_accepts_any_valid_payment_not_only_the_canonical_one(state):
         after = recruit(state, 1, pay)
         assert after["zones"][0] is None
     assert canonical
+
+
+def test_canonical_payment_leaves_out_the_excluded_cards_also_with_precomputed_rows(state):
+    from rules.cosplay.payments import payment_rows
+
+    to_zone(state, 1, "c01-neon-ronin")  # B3
+    set_hand(state, 0, ["st-badass", "st-badass", "st-badass", "st-passion"])
+    cost = {"badass": 3}
+    rows = payment_rows(state, 0)
+    alone = canonical_payment(state, 0, "character", cost, exclude=["st-badass"])
+    given = canonical_payment(state, 0, "character", cost, exclude=["st-badass"], rows=rows)
+    # without one Badass, the two others and La Passion's wild point pay: the same answer either way
+    assert alone == given == ["st-badass", "st-badass", "st-passion"]
+    assert (
+        canonical_payment(state, 0, "character", cost, exclude=["st-badass", "st-passion"], rows=rows) is None
+    )

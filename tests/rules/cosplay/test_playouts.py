@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from rules import registry
 from rules.core import IllegalMove
 from rules.cosplay import GAME
-from rules.cosplay.engine import check_move, payers
+from rules.cosplay.moves import check_move
+from rules.cosplay.payments import payers
 from tests.rules.playout import canonical, random_playout, replay
 
 from .helpers import all_cards, codes_in, full_set
@@ -90,7 +91,7 @@ def test_private_draw_lines_only_for_the_drawer(playouts, players, seed):
     names = [f"p{i}" for i in range(players)]
     for i in range(1, len(states)):
         seat, move = log[i - 1]
-        draws = [e for e in states[i]["events"] if e["k"] == "draw"]
+        draws = [e for e in states[i]["events"] if e["kind"] == "drew_cards"]
         for ev in draws:
             for viewer in [None, *range(players)]:
                 lines = GAME.narrate(states[i - 1], seat, move, states[i], names, viewer)

@@ -6,9 +6,9 @@ from rules import core
 from rules.core import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY
-from rules.cosplay.engine import score
+from rules.cosplay.scoring import score
 
-from .helpers import all_cards, clear_influences, full_set, new, set_hand, to_assist, to_pile, to_zone
+from .helpers import all_cards, clear_influences, full_set, new, set_hand, take, to_assist, to_pile, to_zone
 
 
 def end(state):
@@ -119,6 +119,7 @@ def test_equipment_from_hand_is_placed_then_attached():
     state = new(2, seed=12)
     to_assist(state, 0, "c22-cosmic-cowboy")
     set_hand(state, 0, ["e04-pastel-wig"])
+    state["phase"] = "preparation"
     state = GAME.apply(state, 0, {"type": "place", "card": "e04-pastel-wig"})
     state = attach(state, "e04-pastel-wig", "c22-cosmic-cowboy")
     assert state["seats"][0]["assist"] == [
@@ -283,7 +284,7 @@ def test_draw_up_to_five_reshuffling_the_discard():
     me = after["seats"][0]
     assert len(me["hand"]) == 5 and me["hand"][:3] == cards[:3]
     assert me["discard"] == [] and len(me["reserve"]) == 5
-    assert [e["k"] for e in after["events"] if e["k"] in ("draw", "reshuffle")] == ["reshuffle", "draw"]
+    assert [e["kind"] for e in after["events"] if e["kind"] in ("drew", "reshuffle")] == ["reshuffle", "drew"]
 
 
 def test_hand_is_kept_and_topped_up_at_the_end_of_the_turn():
@@ -318,6 +319,7 @@ def test_bonus_and_discounts_end_with_the_turn():
         "bonus": {"badass": 0, "kawaii": 0, "craft": 0},
         "discount": {},
         "surcharge": 0,
+        "drawn": [],
         "fatigue": 0,
     }
 
@@ -405,3 +407,53 @@ def test_rulebook_example_two_drama_drawn_leave_three_cards_to_play():
 @pytest.mark.parametrize("players,piles", [(2, 3), (3, 4), (4, 5)])
 def test_rulebook_example_objective_piles_are_players_plus_one(players, piles):
     assert len(GAME.view(new(players, seed=1), None)["objectives"]) == piles
+
+
+# Rulebook 003, « 1/ Phase de préparation (ne s'applique pas au 1er tour) » … « Si le joueur à des
+# cartes de personnages, d'équipements et /ou d'objectifs en main, le joueur peut les poser faces
+# visibles en zone d'assistance. » Then « 2/ Phase de recrutement ».
+def second_turn_of_seat_0(seed=3):
+    state = end(end(new(2, seed=seed)))
+    assert state["active"] == 0 and state["turn"] == 3 and state["phase"] == "preparation"
+    return state
+
+
+def test_cards_from_hand_go_to_the_assistance_zone_during_the_preparation_phase_only():
+    state = second_turn_of_seat_0()
+    clear_influences(state)
+    set_hand(state, 0, ["c22-cosmic-cowboy", "e04-pastel-wig", "st-badass", "st-badass", "st-badass"])
+    state = GAME.apply(state, 0, {"type": "place", "card": "c22-cosmic-cowboy"})
+    assert state["phase"] == "preparation" and GAME.view(state, 0)["phase"] == "preparation"
+    assert {"type": "place", "card": "e04-pastel-wig"} in GAME.legal_moves(state, 0)
+    to_zone(state, 1, "c01-neon-ronin")  # B3, Recruit: draw 1
+    state = GAME.apply(state, 0, {"type": "recruit", "zone": 1, "pay": ["st-badass"] * 3})
+    assert state["phase"] == "recruitment" and GAME.view(state, 0)["phase"] == "recruitment"
+    assert not [m for m in GAME.legal_moves(state, 0) if m["type"] == "place"]
+    with pytest.raises(IllegalMove, match="preparation phase only"):
+        GAME.apply(state, 0, {"type": "place", "card": "e04-pastel-wig"})
+
+
+def test_the_first_turn_has_no_preparation_phase():
+    state = new(3, seed=5)
+    assert [GAME.view(state, s)["phase"] for s in range(3)] == ["recruitment"] * 3
+    state = end(state)
+    assert state["active"] == 1 and state["phase"] == "recruitment"
+    state = end(end(state))
+    assert state["active"] == 0 and state["phase"] == "preparation"
+
+
+def test_a_card_drawn_mid_turn_cannot_fire_its_support_that_turn():
+    state = second_turn_of_seat_0()
+    set_hand(state, 0, ["c06-magical-idol", "st-badass"])  # Support: draw 1
+    take(state, "c02-pixel-witch")  # Support: +1 KAWAII this turn
+    state["seats"][0]["reserve"].insert(0, "c02-pixel-witch")
+    state = GAME.apply(state, 0, {"type": "place", "card": "c06-magical-idol"})
+    assert "c02-pixel-witch" in state["seats"][0]["hand"] and state["phase"] == "preparation"
+    assert GAME.view(state, 0)["drawn"] == ["c02-pixel-witch"]
+    assert {"type": "place", "card": "c02-pixel-witch"} not in GAME.legal_moves(state, 0)
+    with pytest.raises(IllegalMove, match="drawn this turn"):
+        GAME.apply(state, 0, {"type": "place", "card": "c02-pixel-witch"})
+    state = end(end(state))  # its owner's next preparation phase
+    assert state["active"] == 0 and "c02-pixel-witch" in state["seats"][0]["hand"]
+    state = GAME.apply(state, 0, {"type": "place", "card": "c02-pixel-witch"})
+    assert state["tp"]["bonus"]["kawaii"] == 1

@@ -23,7 +23,12 @@ def test_the_view_has_the_documented_keys():
         "graveyard",
         "drama",
         "seats",
-        "active",
+        "seat",
+        "players",
+        "to_act",
+        "result",
+        "hand_sizes",
+        "drawn",
         "turn",
         "phase",
         "turn_state",
@@ -35,7 +40,11 @@ def test_the_view_has_the_documented_keys():
     assert len(view["zones"]) == 6 and all(view["zones"])
     assert [set(o) for o in view["objectives"]] == [{"level", "card", "cost"}] * 4
     assert view["score_parts"] == [{"vp": 0, "cost": 0, "bonus": 0}] * 3
-    assert view["scores"] == [0, 0, 0] and view["library"] == 46 and view["phase"] == "main"
+    assert "active" not in view  # whose turn it is: to_act, the shared key
+    assert view["seat"] == 0 and view["players"] == 3 and view["to_act"] == [0] and view["turn"] == 1
+    assert view["result"] is None and view["hand_sizes"] == [5, 5, 5] and not view["over"]
+    # the rulebook's phase 1 "ne s'applique pas au 1er tour": the first turn starts in phase 2
+    assert view["scores"] == [0, 0, 0] and view["library"] == 46 and view["phase"] == "recruitment"
     assert view["drama"]["count"] == 20 and view["drama"]["top"] == state["drama"][-1]
     assert view["seats"][1] == {
         "seat": 1,
@@ -49,6 +58,7 @@ def test_the_view_has_the_documented_keys():
     }
     assert len(view["needs"]["zones"]) == 6 and len(view["needs"]["objectives"]) == 4
     spectator = GAME.view(state, None)
+    assert spectator["seat"] is None and spectator["hand_sizes"] == [5, 5, 5]
     assert "hand" not in spectator and "points" not in spectator and "needs" not in spectator
     assert "needs" not in GAME.view(state, 1)
 
