@@ -22,6 +22,7 @@ from rules import IllegalMove, registry
 from tables import history
 from tables.live import Publication
 from tables.models import Move, Seat, Table
+from tables.selectors import seat_of
 
 
 class TableError(Exception):
@@ -68,21 +69,10 @@ def _locked_table(table_id) -> Table:
 
 def _seats(table: Table) -> list[Seat]:
     return list(
-        Seat.objects.filter(table=table).select_related("user", "user__verified_email").order_by("index")
+        Seat.objects.filter(table=table)
+        .select_related("user", "user__verified_email", "user__preference")
+        .order_by("index")
     )
-
-
-def seat_of(seats: list[Seat], user) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    for seat in seats:
-        if seat.user_id == user.pk:
-            return seat.index
-    return None
-
-
-def names_of(seats: list[Seat]) -> list[str]:
-    return [seat.display_name for seat in seats]
 
 
 # --- Creating, joining, leaving, starting ---------------------------------------------
@@ -304,9 +294,9 @@ class MoveResult:
     table: Table
     publication: Publication
 
-    def frame_for(self, user) -> str:
-        """The mover's own frame: the one sent to their seat's sockets (rendered once for both)."""
-        return self.publication.frame_for(user)
+    def frame_for(self, user, lang: str) -> str:
+        """The mover's own frame in ``lang``: the one sent to their seat's sockets (rendered once for both)."""
+        return self.publication.frame_for(user, lang)
 
 
 def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveResult:
@@ -339,28 +329,12 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise BadRequest(str(exc)) from None
-        names = names_of(seats)
-        Move.objects.create(
-            table=table,
-            seq=table.seq,
-            seat=seat,
-            move=move,
-            narration=narration(engine, state, seat, move, after, names),
-        )
+        events = engine.events(state, seat, move, after)
+        Move.objects.create(table=table, seq=table.seq, seat=seat, move=move, events=events)
         table.seq += 1
         table.state = engine.dump(after)
         publication = _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
         return MoveResult(seq=table.seq, table=table, publication=publication)
-
-
-def narration(engine, before, seat, move, after, names) -> dict:
-    public = engine.narrate(before, seat, move, after, names, None)
-    lines = {"public": public}
-    for viewer in range(len(names)):
-        own = engine.narrate(before, seat, move, after, names, viewer)
-        if own != public:
-            lines[str(viewer)] = own
-    return lines
 
 
 def _store_progress(
@@ -416,16 +390,6 @@ def _announce(
     publication = Publication(table, seats=seats, state=state)
     transaction.on_commit(publication.run)
     return publication
-
-
-def rebuild_state(table: Table):
-    """The table's state from its seed and its move log alone (the snapshot is only a cache)."""
-    engine = table.engine
-    options = table.options
-    state = engine.setup(players=table.players, seed=table.seed, options=options)
-    for move in table.moves.order_by("seq"):
-        state = engine.apply(state, move.seat, move.move)
-    return state
 
 
 # --- Bots, clocks, conceding, aborting, rematches ------------------------------------------
