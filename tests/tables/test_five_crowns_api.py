@@ -12,12 +12,6 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Hashing the personas' passwords dominates these tests otherwise."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def api(client):
     class Api:

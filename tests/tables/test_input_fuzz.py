@@ -22,7 +22,7 @@ from rules.chronica import starter_decks
 from tables import services
 from tests.tables.fuzzing import form_text, fuzz_settings, json_values
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = [pytest.mark.django_db]
 
 GAMES = ["cosmic_crowns", "five_crowns", "chronica", "cosplay"]
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
