@@ -32,7 +32,7 @@ test: $(VENV)/.installed
 	$(PY) -m pytest -m browser -p no:cacheprovider tests/e2e
 
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -m "not browser and not services" -x
+	$(PY) -m pytest -m "not browser and not services and not slow" -x
 
 test-browser: $(VENV)/.installed
 	$(PY) -m pytest -m browser tests/e2e

@@ -135,6 +135,7 @@ def burst(site, ports) -> tuple[list, list]:
     return moves, reads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", [1, 2])
 def test_bursts_stay_within_the_pool_and_never_answer_5xx(site, processes):
     ports = site.setdefault("ports", [])

@@ -77,6 +77,7 @@ new_table_forms = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @fuzz_settings(200)
 @given(game=st.sampled_from(GAMES) | st.from_regex(r"[a-z_]{1,12}", fullmatch=True), form=new_table_forms)
 def test_the_new_table_form_never_fails(browsers, unlimited, game, form):

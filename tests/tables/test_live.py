@@ -54,6 +54,7 @@ def no_database_in_sockets(monkeypatch):
     monkeypatch.setattr(consumers, "socket_language", refuse)
 
 
+@pytest.mark.slow
 async def test_three_tabs_and_200_spectators_cost_one_render_each(alice, bob, monkeypatch):
     table = await setup_game(alice, bob)
     alice_cookie, bob_cookie = await session_cookie(alice), await session_cookie(bob)

@@ -43,6 +43,7 @@ def seeded_set(django_db_setup, django_db_blocker):
             user.delete()
 
 
+@pytest.mark.slow
 def test_every_finished_game_replays_to_its_stored_final_state(seeded_set):
     _, pks = seeded_set
     assert {t.game for t in Table.objects.filter(pk__in=pks)} == set(GAMES)
