@@ -75,14 +75,14 @@ def replay(request, pk):
     seat = _int(request.GET.get("seat"), own) if request.GET.get("seat") != "watch" else None
     if seat is not None and not 0 <= seat < table.players:
         seat = own
-    ctx = replay_context(game, step, seat, request.user)
+    ctx = replay_context(game, step, seat)
     ctx["own_seat"] = own
     if request.htmx:
         return render(request, "tables/replay.html#step", ctx)
     return render(request, "tables/replay.html", ctx)
 
 
-def replay_context(game: history.Replay, step: int, seat: int | None, user) -> dict:
+def replay_context(game: history.Replay, step: int, seat: int | None) -> dict:
     """One step of a replay drawn as live play draws it, from ``seat``'s chair (None: a spectator's)."""
     table, engine = game.table, game.table.engine
     state = game.state_at(step)
