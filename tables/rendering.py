@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import decks
+from rules.core import narrate
 from tables import selectors
 from tables.models import Move, Seat, Table
 
@@ -34,6 +35,7 @@ class Snapshot:
     seats: list[Seat]
     state: Any  # the engine's state (None before the start)
     moves: list[Move] | None = None  # the log's moves; None: read when a frame is first drawn
+    _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
 
     @classmethod
@@ -50,6 +52,13 @@ class Snapshot:
         if self.moves is None:
             self.moves = selectors.log_moves(self.table)
         return self.moves
+
+    def start_events(self) -> list:
+        """The deal's events when the log shows the start of the game (dealt once per snapshot), else []."""
+        if self._setup_events is None:
+            show = selectors.shows_the_start(self.table, self.log_moves())
+            self._setup_events = selectors.setup_events(self.table) if show else []
+        return self._setup_events
 
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
@@ -106,6 +115,7 @@ class Snapshot:
         if self.state is not None and table.result:
             ctx["ranking"] = selectors.ranking(table, names)
         ctx["log"] = selectors.log_entries(engine, self.log_moves(), names, viewer, lang)
+        ctx["log_start"] = narrate(engine, self.start_events(), names, viewer, lang)
         return ctx
 
     def frame(self, user, lang: str) -> str:
@@ -121,7 +131,8 @@ class Snapshot:
 
     def _log(self, ctx: dict) -> str:
         """The log, rendered once for all the viewers who read the same lines (all but a mover, mostly)."""
-        key = (ctx["lang"], ctx["table"].status, tuple((m["seq"], tuple(m["lines"])) for m in ctx["log"]))
+        lines = tuple((m["seq"], tuple(m["lines"])) for m in ctx["log"])
+        key = (ctx["lang"], ctx["table"].status, tuple(ctx["log_start"]), lines)
         if key not in self._logs:
             self._logs[key] = render_to_string("tables/table.html#log", ctx)
         return self._logs[key]

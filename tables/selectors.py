@@ -106,6 +106,17 @@ def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None,
     ]
 
 
+def shows_the_start(table: Table, moves: list[Move]) -> bool:
+    """Whether a log of ``moves`` reaches back to the deal (its first move, or no move yet, of a started game)."""
+    return table.seed is not None and (not moves or moves[0].seq == 0)
+
+
+def setup_events(table: Table) -> list:
+    """What happened at the deal, before any move (``Game.setup_events``), dealt again from the seed."""
+    engine = table.engine
+    return engine.setup_events(engine.setup(players=table.players, seed=table.seed, options=table.options))
+
+
 def ranking(table: Table, names: list[str]) -> list[dict]:
     """Seats from best to worst, by the result's scores (lowest first where the game counts penalties)."""
     result = table.result or {}
