@@ -62,8 +62,8 @@ import threading
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection
 from tables import services
-alice = User.objects.create_user("alice", password="race-pass-123")
-bob = User.objects.create_user("bob", password="race-pass-123")
+alice = User.objects.create_user("alice")
+bob = User.objects.create_user("bob")
 table = services.create_table(alice, "cosmic_crowns", 2)
 services.join_table(table.pk, bob)
 table = services.start_table(table.pk, alice, seed=7)
