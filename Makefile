@@ -45,7 +45,7 @@ test: messages
 	$(PY) -m pytest -m browser -p no:cacheprovider tests/e2e
 
 test-fast: messages
-	$(PY) -m pytest -m "not browser and not services" -x
+	$(PY) -m pytest -m "not browser and not services and not slow" -x
 
 test-browser: messages
 	$(PY) -m pytest -m browser tests/e2e

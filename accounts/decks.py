@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 
 from django.utils.translation import gettext as _
@@ -16,9 +17,15 @@ def needs_deck(slug: str) -> bool:
     from rules import registry
 
     try:
-        return bool(getattr(registry.get(slug), "players_bring_decks", False))
+        return registry.get(slug).players_bring_decks
     except (KeyError, TypeError):
         return False
+
+
+def deck_rules(slug: str):
+    """The rules package of a game whose players bring decks (``rules.<slug>``, as the registry names
+    packages): its ``validate_deck(codes)`` and ``starter_decks()`` judge and supply the decks."""
+    return importlib.import_module(f"rules.{slug}")
 
 
 def _chronica():
@@ -31,13 +38,13 @@ def deck_choices(user, slug: str) -> list[tuple[str, str]]:
     """(value, label) pairs for the join form: the player's saved legal decks, then the starters."""
     if not needs_deck(slug):
         return []
-    chronica = _chronica()
+    rules = deck_rules(slug)
     choices = []
     if user is not None and user.is_authenticated:
         for deck in Deck.objects.filter(owner=user):
-            if not chronica.validate_deck(deck.cards):
+            if not rules.validate_deck(deck.cards):
                 choices.append((f"deck:{deck.pk}", deck.name))
-    for starter in chronica.starter_decks():
+    for starter in rules.starter_decks():
         choices.append((f"starter:{starter['code']}", _("Starter: %(name)s") % {"name": starter["name"]}))
     return choices
 
@@ -46,10 +53,9 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
     """The card codes a join form's choice stands for; ValueError with a message for the player."""
     if not needs_deck(slug) or not value:
         return None
-    chronica = _chronica()
     kind, _sep, ref = str(value).partition(":")
     if kind == "starter":
-        for starter in chronica.starter_decks():
+        for starter in deck_rules(slug).starter_decks():
             if starter["code"] == ref:
                 return starter["cards"]
     elif kind == "deck" and parse_id(ref) is not None:
@@ -63,7 +69,7 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
 def check_deck(slug: str, cards) -> None:
     """ValueError listing the deck's problems, if any (in the reader's language)."""
     if needs_deck(slug):
-        problems = _chronica().validate_deck(cards)
+        problems = deck_rules(slug).validate_deck(cards)
         if problems:
             raise ValueError(" ".join(deck_words(p) for p in problems))
 
@@ -126,7 +132,7 @@ def complete_decks(slug: str, decks: list) -> list:
     """Seats that brought no deck play a starter deck (seat i: starter i)."""
     if not needs_deck(slug):
         return decks
-    starters = _chronica().starter_decks()
+    starters = deck_rules(slug).starter_decks()
     return [deck if deck else starters[i % len(starters)]["cards"] for i, deck in enumerate(decks)]
 
 

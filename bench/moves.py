@@ -61,6 +61,7 @@ def main():
                         engine.legal_moves(state, seat),
                         "casual",
                         rnd.randrange(10**9),
+                        seat=seat,
                     )
                     start = time.perf_counter()
                     with CaptureQueriesContext(connection) as ctx:

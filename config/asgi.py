@@ -6,7 +6,6 @@ says so through SECURE_PROXY_SSL_HEADER), or one of CSRF_TRUSTED_ORIGINS.
 """
 
 import os
-import sys
 from urllib.parse import urlsplit
 
 from django.core.asgi import get_asgi_application
@@ -91,7 +90,9 @@ problems = checks.static_manifest(None)
 if problems:
     raise ImproperlyConfigured("; ".join(f"{p.msg} {p.hint}" for p in problems))
 
-if settings.WORKER_IN_PROCESS and "pytest" not in sys.modules:  # the test suite drives worker.tick() itself
+if (
+    settings.WORKER_IN_PROCESS
+):  # (off in the test suite, which drives worker.tick() itself: tests/conftest.py)
     from tables import worker
 
     worker.start_in_process()

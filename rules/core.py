@@ -226,7 +226,7 @@ class BaseGame:
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
         """TRANSITIONAL (issue #12): the engine's old prose ``narrate`` wrapped as ``_prose``
         events, until each engine emits its own; delete once all four do."""
-        names = [f"\x00{i}\x00" for i in range(before["players"])]
+        names = [f"\ue000{i}\ue000" for i in range(before["players"])]  # (not NUL: jsonb refuses it)
         public = self.narrate(before, seat, move, after, names, None)
         own = {s: self.narrate(before, seat, move, after, names, s) for s in range(before["players"])}
         alike = [s for s, lines in own.items() if lines == public]
@@ -333,7 +333,7 @@ def visible(events: list[Event], viewer: int | None) -> list[Event]:
 
 def _unprose(text: str, names: list[str]) -> str:
     for i, name in enumerate(names):
-        text = text.replace(f"\x00{i}\x00", name)
+        text = text.replace(f"\ue000{i}\ue000", name)
     return text
 
 

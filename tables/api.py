@@ -14,7 +14,7 @@ from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_contro
 from accounts.models import ApiToken, hash_token
 from accounts.throttle import LoginThrottle
 from rules import registry
-from tables import access, services, social
+from tables import access, selectors, services, social
 from tables.models import Table
 
 
@@ -134,8 +134,9 @@ def games(request):
 
 
 def table_json(table: Table, user) -> dict:
-    seats = list(table.seats.select_related("user").order_by("index"))
-    viewer = services.seat_of(seats, user)
+    seats = selectors.read_seats(table)
+    viewer = selectors.seat_of(seats, user)
+    position = selectors.position(table, viewer)
     data = {
         "id": table.pk,
         "game": table.game,
@@ -150,17 +151,10 @@ def table_json(table: Table, user) -> dict:
         "spectator_chat": table.spectator_chat,
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "seq": table.seq,
-        "to_act": [],
-        "view": None,
-        "legal_moves": [],
+        "to_act": position.to_act,
+        "view": position.view,
+        "legal_moves": position.legal_moves,
     }
-    if table.state is not None:
-        engine = table.engine
-        state = engine.load(table.state)
-        data["to_act"] = list(table.to_act)
-        data["view"] = engine.view(state, viewer)
-        if table.status == Table.PLAYING and viewer is not None and viewer in table.to_act:
-            data["legal_moves"] = engine.legal_moves(state, viewer)
     if table.result is not None:
         data["result"] = table.result
     if table.private:  # whoever may see a private table may share it

@@ -1,7 +1,8 @@
 """Chat lines, live: a small frame of their own (one appended line), never a board.
 
-After a message commits, its line is rendered once per language its readers use and sent to each viewer
-group of the table (``tables.live``), except the seats whose player muted the chat. The sockets forward it
+After a message commits, its line is rendered once per language and sent to each viewer group of the table
+that has a socket (``tables.live``: a group per viewer and language), except the seats whose player muted
+the chat. The sockets forward it
 as they forward table frames. A socket that connects gets the whole chat panel with its first frame.
 """
 
@@ -14,7 +15,6 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounts.preferences import language_of
 from tables import live, social
 
 
@@ -42,16 +42,18 @@ class ChatPublication:
         readers.append((live.WATCH, None))
         messages = []
         for key, user in readers:
-            group = live.viewer_group(self.table.pk, key)
-            if live.has_listeners(layer, group):
-                html = self.frame(language_of(user))
-                messages.append((group, {"type": "table.chat", "key": key, "html": html}))
+            for language in live.frame_languages(user):
+                group = live.table_group(self.table.pk, key, language)
+                if live.has_listeners(layer, group):
+                    html = self.frame(language)
+                    messages.append((group, {"type": "table.chat", "key": key, "html": html}))
         if messages:
             async_to_sync(live._send_all)(layer, messages)
 
 
-def panel_frame(table, seats, user) -> str:
-    """The whole chat panel as an out-of-band swap (a socket's first frame carries it)."""
-    ctx = {"table": table, "oob": True, "user": user, **social.chat_context(table, seats, user)}
-    ctx["takeback_moves"] = sorted(table.engine.takeback_moves)
-    return render_to_string("tables/_chat.html", ctx)
+def panel_frame(table, seats, user, language: str) -> str:
+    """The whole chat panel in ``language``, as an out-of-band swap (a socket's first frame carries it)."""
+    with translation.override(language):
+        ctx = {"table": table, "oob": True, "user": user, **social.chat_context(table, seats, user)}
+        ctx["takeback_moves"] = sorted(table.engine.takeback_moves)
+        return render_to_string("tables/_chat.html", ctx)

@@ -1,23 +1,42 @@
 """Live updates. The socket only pushes: moves go over HTTP.
 
-Each socket joins its viewer's group (``tables.live``): its seat's, or the spectators'. After a change,
-the process that made it renders each viewer's frame once and sends it there; the socket forwards it
-as it is. The database is read only on connect and when the socket's person takes or leaves a seat.
+Each socket joins its viewer's group in its language (``tables.live``): its seat's, or the spectators'.
+After a change, the process that made it renders each (viewer, language) frame once and sends it there;
+the socket forwards it as it is. The database is read only on connect and when the socket's person takes
+or leaves a seat.
 """
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils import translation
 
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live
+from tables import chat_frames, live, selectors
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
 
-def current_frame(table_id: int, user) -> tuple[str, int, str] | None:
-    """(viewer key, revision, frame) of the table as it is now for ``user``; None if there is no table."""
+def socket_language(scope) -> str:
+    """The language a socket's frames are in: the one its person chose on their account, else what the
+    browser says as LocaleMiddleware reads it for a page (the language cookie, then Accept-Language)."""
+    chosen = selectors.chosen_language(scope.get("user"))
+    if chosen:
+        return chosen
+    request = HttpRequest()
+    request.COOKIES = dict(scope.get("cookies") or {})
+    for name, value in scope.get("headers") or []:
+        if name.lower() == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin1")
+    language = translation.get_language_from_request(request)
+    return language if language in selectors.languages() else settings.LANGUAGE_CODE
+
+
+def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None:
+    """(viewer key, revision, frame in ``lang``) of the table as it is now for ``user``; None if there is none."""
     from tables.models import Table
     from tables.rendering import Snapshot
 
@@ -25,7 +44,7 @@ def current_frame(table_id: int, user) -> tuple[str, int, str] | None:
     if table is None:
         return None
     snapshot = Snapshot.read(table)
-    frame = snapshot.frame(user) + chat_frames.panel_frame(table, snapshot.seats, user)
+    frame = snapshot.frame(user, lang) + chat_frames.panel_frame(table, snapshot.seats, user, lang)
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 
@@ -51,6 +70,7 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
             return
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.lang = await database_sync_to_async(socket_language)(self.scope)
         self.revision = -1
         if await self.refresh():
             await self.accept()
@@ -65,7 +85,9 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
         the socket (as a later frame) instead of falling between the two.
         """
         await self.join(await database_sync_to_async(seat_key)(self.table_id, self.user_id))
-        current = await database_sync_to_async(current_frame)(self.table_id, self.scope.get("user"))
+        current = await database_sync_to_async(current_frame)(
+            self.table_id, self.scope.get("user"), self.lang
+        )
         if current is None:
             await self.leave()
             return False
@@ -76,7 +98,7 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
 
     async def join(self, key: str) -> None:
         await self.leave()
-        self.key, self.group = key, live.viewer_group(self.table_id, key)
+        self.key, self.group = key, live.table_group(self.table_id, key, self.lang)
         await self.channel_layer.group_add(self.group, self.channel_name)
 
     async def leave(self) -> None:

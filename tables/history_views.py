@@ -10,13 +10,14 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from rules import registry
 from tables import history, ratings, social
 from tables.models import Rating, RatingChange, Table
-from tables.rendering import Snapshot, ranking
-from tables.services import names_of, seat_of
+from tables.rendering import Snapshot
+from tables.selectors import names_of, ranking, seat_of
 from tables.views import games_list
 
 HISTORY_PAGE = 25
@@ -87,18 +88,10 @@ def replay_context(game: history.Replay, step: int, seat: int | None, user) -> d
     table, engine = game.table, game.table.engine
     state = game.state_at(step)
     events = [e for e in social.events_since(table, None) if e.position <= step]
-    ctx = Snapshot(
-        table=table, seats=game.seats, state=state, moves=game.moves[:step], events=events
-    ).context(None)
+    snapshot = Snapshot(table=table, seats=game.seats, state=state, moves=game.moves[:step], events=events)
+    ctx = snapshot.context(None, translation.get_language(), viewer=seat)
     names = names_of(game.seats)
-    ctx["viewer"] = seat
-    ctx["view"] = engine.view(state, seat)
     ctx["to_act"] = [] if engine.is_over(state) else list(engine.to_act(state))
-    ctx["log"] = [
-        {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(seat), "at": m.at}
-        for m in game.moves[:step]
-    ]
-    ctx["log"] = social.log_entries(ctx["log"], game.moves[:step], events, names)
     ctx.update(social.chat_context(table, game.seats, user, upto=step))
     ctx["ranking"] = ranking(table, names) if step == game.last else None
     ctx.update(step=step, last=game.last, seat=seat, step_links=_step_links(table, step, seat, game.last))

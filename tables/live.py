@@ -1,11 +1,13 @@
-"""Live frames: after a change commits, each viewer's frame is rendered once and sent ready-made.
+"""Live frames: after a change commits, each viewer's frame is rendered once per language and sent ready-made.
 
-A table's sockets are grouped by viewer: ``table-<id>-s<i>`` holds every socket of seat i's player
-(three tabs are one viewer), ``table-<id>-watch`` every spectator. After a change commits, the process
-that made it renders one frame per viewer that has a socket and sends it to that viewer's group; the
-sockets only forward it, without touching the database. A frame carries the table's ``revision`` (bumped
-by every change, under the table's lock), so a socket never replaces a newer frame with an older one,
-and the seat of every player, so a socket whose person took or left a seat re-keys itself.
+A table's sockets are grouped by viewer and language: ``table-<id>-s<i>-<lang>`` holds every socket of seat
+i's player reading in ``lang`` (three tabs are one viewer), ``table-<id>-watch-<lang>`` every spectator
+reading in ``lang``. A socket's language is the one its person chose on their account, else its browser's
+(``tables.consumers.socket_language``, as LocaleMiddleware decides a page's). After a change commits, the
+process that made it renders one frame per (viewer, language) that has a socket and sends it to that group;
+the sockets only forward it, without touching the database. A frame carries the table's ``revision``
+(bumped by every change, under the table's lock), so a socket never replaces a newer frame with an older
+one, and the seat of every player, so a socket whose person took or left a seat re-keys itself.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from tables import selectors
+
 WATCH = "watch"
 
 
@@ -24,8 +28,9 @@ def viewer_key(seat: int | None) -> str:
     return WATCH if seat is None else f"s{seat}"
 
 
-def viewer_group(table_id: int, key: str) -> str:
-    return f"table-{table_id}-{key}"
+def table_group(table_id: int, *parts: str) -> str:
+    """The name of a channel group of one table (the one place that builds them): ``table-<id>-<parts>``."""
+    return "-".join((f"table-{table_id}", *parts))
 
 
 def key_of(user_id: int | None, seats: dict[str, str]) -> str:
@@ -33,6 +38,12 @@ def key_of(user_id: int | None, seats: dict[str, str]) -> str:
     if user_id is None:
         return WATCH
     return seats.get(str(user_id), WATCH)
+
+
+def frame_languages(user) -> list[str]:
+    """The languages a viewer's sockets may read in: a seated person's chosen one, else any of the site's."""
+    chosen = selectors.chosen_language(user)
+    return [chosen] if chosen else selectors.languages()
 
 
 def has_listeners(layer, group: str) -> bool:
@@ -50,7 +61,7 @@ class Publication:
     table: Any  # tables.models.Table, as saved by the change
     seats: list | None = None  # the seats as saved (None: read them again after commit)
     state: Any = None  # the engine's state after the change, if at hand (saves loading the snapshot)
-    frames: dict[str, str] = field(default_factory=dict)  # viewer key -> the frame sent
+    frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
     _snapshot: Any = None
 
     def snapshot(self):
@@ -70,21 +81,22 @@ class Publication:
         viewers = [(viewer_key(index), user) for index, user in people.items()] + [(WATCH, None)]
         messages = []
         for key, user in viewers:
-            group = viewer_group(table.pk, key)
-            if not has_listeners(layer, group):
-                continue
-            self.frames[key] = snapshot.frame(user)
-            message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": self.frames[key]}
-            messages.append((group, {"type": "table.frame", **message}))
+            for lang in frame_languages(user):
+                group = table_group(table.pk, key, lang)
+                if not has_listeners(layer, group):
+                    continue
+                html = self.frames[key, lang] = snapshot.frame(user, lang)
+                message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
+                messages.append((group, {"type": "table.frame", **message}))
         if messages:
             async_to_sync(_send_all)(layer, messages)
 
-    def frame_for(self, user) -> str:
-        """The frame this change sent to ``user``'s seat, or one rendered now (nobody of that seat listens)."""
+    def frame_for(self, user, lang: str) -> str:
+        """The frame this change sent to ``user``'s seat in ``lang``, or one rendered now (nobody listens there)."""
         snapshot = self.snapshot()
-        key = viewer_key(snapshot.viewer_of(user))
+        key = viewer_key(snapshot.viewer_of(user)), lang
         if key not in self.frames:
-            self.frames[key] = snapshot.frame(user)
+            self.frames[key] = snapshot.frame(user, lang)
         return self.frames[key]
 
 

@@ -138,8 +138,9 @@ class Move(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     move = models.JSONField()
-    # Readable lines per viewer: {"public": [...], "0": [...], ...} (a seat's key only where it differs).
-    narration = models.JSONField(default=dict)
+    # What the move did, as the engine's events (rules.core): put into words for each viewer, in their
+    # language, when the log is shown (tables.selectors.log_entries). An event with "to" is only for those seats.
+    events = models.JSONField(default=list)
     at = models.DateTimeField(auto_now_add=True)
     # Whether its mover may take it back (decided when it was applied: the engine allows it, nothing was
     # drawn, the mover is still awaited). A take-back is itself a row: ``cancels`` is the seq it cancels.
@@ -152,11 +153,6 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.table_id}#{self.seq}"
-
-    def lines_for(self, viewer: int | None) -> list[str]:
-        if viewer is not None and str(viewer) in self.narration:
-            return self.narration[str(viewer)]
-        return self.narration.get("public", [])
 
 
 class Standing(models.Model):

@@ -1,9 +1,11 @@
-"""What a viewer sees of a table: one context, used by the page, the move response and the live frame.
+"""What a viewer sees of a table, drawn: one context, used by the page, the move response and the live frame.
 
-A *viewer* is a seat (its player, in every tab they have open) or the spectators. ``Snapshot`` holds
-what every viewer of one moment shares (the table, its seats, the loaded state, the recent moves), read
-from the database once; ``Snapshot.frame(viewer)`` renders one viewer's frame from it without another
-query. ``tables.live`` renders each viewer's frame once per change and sends it to that viewer's sockets.
+A *viewer* is a seat (its player, in every tab they have open) or the spectators, and reads the table in
+one language. ``Snapshot`` holds what every viewer of one moment shares (the table, its seats, the loaded
+state, the log's moves), read from the database once; ``Snapshot.frame(user, lang)`` renders one viewer's
+frame in ``lang`` from it without another query. ``tables.live`` renders each (viewer, language) frame
+once per change and sends it to the sockets of that viewer in that language. What a viewer's position is
+(its view, its legal moves) and the log in words come from ``tables.selectors``.
 """
 
 from __future__ import annotations
@@ -12,24 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils import translation
 
 from accounts import decks
-from tables import social
+from rules.core import narrate
+from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
-from tables.services import names_of, seat_of
 
-RECENT_MOVES = 12
+_OWN_CHAIR: Any = object()  # ``Snapshot.context``'s default viewer: the user's own seat, if any
 
 # Renders per viewer, counted so that tests can prove a move costs one render per viewer, not per socket.
 render_count = 0
-
-
-def recent_moves(table: Table) -> list[Move]:
-    """The moves the log shows, oldest first: all of a finished game, the last few of one being played."""
-    moves = table.moves.order_by("-seq").defer("move")  # the log shows the narration, not the move
-    if table.status != Table.FINISHED:
-        moves = moves[:RECENT_MOVES]
-    return list(reversed(list(moves)))
 
 
 @dataclass
@@ -41,21 +36,22 @@ class Snapshot:
     state: Any  # the engine's state (None before the start)
     moves: list[Move] | None = None  # the log's moves; None: read when a frame is first drawn
     events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
-    _logs: dict = field(default_factory=dict)  # rendered logs, by their lines (most viewers share one)
+    _setup_events: list | None = None  # what the deal did, when the log reaches back to it
+    _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
 
     @classmethod
     def read(cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None) -> Snapshot:
-        """Read what is not given: the seats and the state (from the snapshot column); the recent moves
+        """Read what is not given: the seats and the state (from the snapshot column); the log's moves
         are read when a frame is first drawn (a change nobody watches costs no query for them)."""
         if seats is None:
-            seats = list(table.seats.select_related("user").order_by("index"))
-        if state is None and table.state is not None:
-            state = table.engine.load(table.state)
+            seats = selectors.read_seats(table)
+        if state is None:
+            state = selectors.load_state(table)
         return cls(table=table, seats=seats, state=state)
 
     def log_moves(self) -> list[Move]:
         if self.moves is None:
-            self.moves = recent_moves(self.table)
+            self.moves = selectors.log_moves(self.table)
         return self.moves
 
     def log_events(self) -> list[TableEvent]:
@@ -64,25 +60,37 @@ class Snapshot:
             self.events = social.events_since(self.table, moves[0].seq if moves else None)
         return self.events
 
-    def viewer_of(self, user) -> int | None:
-        return seat_of(self.seats, user)
+    def start_events(self) -> list:
+        """The deal's events when the log shows the start of the game (dealt once per snapshot), else []."""
+        if self._setup_events is None:
+            show = selectors.shows_the_start(self.table, self.log_moves())
+            self._setup_events = selectors.setup_events(self.table) if show else []
+        return self._setup_events
 
-    def context(self, user) -> dict:
+    def viewer_of(self, user) -> int | None:
+        return selectors.seat_of(self.seats, user)
+
+    def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
+        """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
+        from another chair than ``user``'s own (a replay)."""
         table, seats, engine = self.table, self.seats, self.table.engine
-        viewer = seat_of(seats, user)
-        names = names_of(seats)
+        if viewer is _OWN_CHAIR:
+            viewer = selectors.seat_of(seats, user)
+        names = selectors.names_of(seats)
         signed_in = user is not None and user.is_authenticated
+        position = selectors.position(table, viewer, self.state)
         ctx = {
             "table": table,
             "seats": seats,
             "viewer": viewer,
             "names": names,
             "game": engine,
+            "lang": lang,
             "board_template": f"games/{table.game}/board.html",
-            "view": None,
-            "legal_moves": [],
-            "to_act": list(table.to_act or []),
-            "my_turn": False,
+            "view": position.view,
+            "legal_moves": position.legal_moves,
+            "to_act": position.to_act,
+            "my_turn": position.awaited,
             "is_creator": signed_in and table.created_by_id == user.pk,
             # Whether this viewer may join: a spectator's frame is shared by every spectator, so there the
             # join area loads per person (``join_area`` view) instead of being decided here.
@@ -102,68 +110,50 @@ class Snapshot:
         }
         if ctx["can_join"]:
             ctx["deck_choices"] = decks.deck_choices(user, table.game)
-        if self.state is not None:
-            ctx["view"] = engine.view(self.state, viewer)
-            if table.status == Table.PLAYING and viewer is not None and viewer in ctx["to_act"]:
-                ctx["legal_moves"] = engine.legal_moves(self.state, viewer)
-                ctx["my_turn"] = True
-                # Each legal move with what it would do, where the engine tells it cheaply (Five Crowns' go-out
-                # melds). A preview that plays the move on a copy (Chronica's honour) is asked for one move
-                # at a time when the player picks it (views.move_preview), not drawn into every frame.
-                preview = (
-                    None if getattr(engine, "preview_on_demand", False) else getattr(engine, "preview", None)
-                )
-                ctx["choices"] = [
-                    {"move": m, "preview": preview(self.state, viewer, m) if preview else None}
-                    for m in ctx["legal_moves"]
-                ]
-            if table.result:
-                ctx["ranking"] = ranking(table, names)
-        ctx["log"] = [
-            {"seq": m.seq, "seat": m.seat, "name": names[m.seat], "lines": m.lines_for(viewer), "at": m.at}
-            for m in self.log_moves()
-        ]
+        if position.awaited:
+            # Each legal move with what it would do, where the engine tells it cheaply (Five Crowns' go-out
+            # melds). A preview that plays the move on a copy (Chronica's honour) is asked for one move at a
+            # time when the player picks it (views.move_preview), not drawn into every frame.
+            cheap = not engine.preview_on_demand
+            ctx["choices"] = [
+                {"move": m, "preview": engine.preview(self.state, viewer, m) if cheap else None}
+                for m in position.legal_moves
+            ]
+        if self.state is not None and table.result:
+            ctx["ranking"] = selectors.ranking(table, names)
+        ctx["log"] = selectors.log_entries(engine, self.log_moves(), names, viewer, lang)
         ctx["log"] = social.log_entries(ctx["log"], self.log_moves(), self.log_events(), names)
         target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
         mine = target is not None and target.seat == viewer and not seats[viewer].is_bot
         ctx["takeback_seq"] = target.seq if mine else None
+        ctx["log_start"] = narrate(engine, self.start_events(), names, viewer, lang)
         return ctx
 
-    def frame(self, user) -> str:
-        """One frame of out-of-band swaps for this viewer: status, board and log."""
+    def frame(self, user, lang: str) -> str:
+        """One frame of out-of-band swaps for this viewer, in ``lang``: status, board and log."""
         global render_count
         render_count += 1
-        ctx = self.context(user)
-        ctx["oob"] = True
-        status = render_to_string("tables/table.html#status", ctx)
-        board = render_to_string("tables/table.html#board", ctx)
-        return status + board + self._log(ctx)
+        with translation.override(lang):
+            ctx = self.context(user, lang)
+            ctx["oob"] = True
+            status = render_to_string("tables/table.html#status", ctx)
+            board = render_to_string("tables/table.html#board", ctx)
+            return status + board + self._log(ctx)
 
     def _log(self, ctx: dict) -> str:
         """The log, rendered once for all the viewers who read the same lines (all but a mover, mostly)."""
-        key = (ctx["table"].status, tuple((m["seq"], m.get("kind"), tuple(m["lines"])) for m in ctx["log"]))
+        lines = tuple((m["seq"], m.get("kind"), tuple(m["lines"])) for m in ctx["log"])
+        key = (ctx["lang"], ctx["table"].status, tuple(ctx["log_start"]), lines)
         if key not in self._logs:
             self._logs[key] = render_to_string("tables/table.html#log", ctx)
         return self._logs[key]
 
 
 def table_context(table: Table, user, *, seats: list[Seat] | None = None) -> dict:
-    """The whole page's context for ``user`` (the page itself; frames use ``Snapshot``)."""
-    return Snapshot.read(table, seats=seats).context(user)
+    """The whole page's context for ``user``, in the request's language (frames use ``Snapshot``)."""
+    return Snapshot.read(table, seats=seats).context(user, translation.get_language())
 
 
-def ranking(table: Table, names: list[str]) -> list[dict]:
-    """Seats from best to worst, by the result's scores (lowest first where the game counts penalties)."""
-    result = table.result or {}
-    scores = result.get("scores", [])
-    winners = set(result.get("winners", []))
-    lowest_wins = getattr(table.engine, "low_score_wins", False)
-    order = sorted(
-        range(len(scores)), key=lambda s: (s not in winners, scores[s] if lowest_wins else -scores[s])
-    )
-    return [{"seat": s, "name": names[s], "score": scores[s], "winner": s in winners} for s in order]
-
-
-def render_frame(table: Table, user) -> str:
-    """One viewer's frame of this table as it is in the database."""
-    return Snapshot.read(table).frame(user)
+def render_frame(table: Table, user, lang: str | None = None) -> str:
+    """One viewer's frame of this table as it is in the database (in ``lang``; default: the active one)."""
+    return Snapshot.read(table).frame(user, lang or translation.get_language())

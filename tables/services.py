@@ -24,6 +24,7 @@ from rules import IllegalMove, registry
 from tables import history, social
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
+from tables.selectors import seat_of
 
 
 class TableError(Exception):
@@ -77,19 +78,6 @@ def _seats(table: Table) -> list[Seat]:
         .select_related("user", "user__verified_email", "user__preference")
         .order_by("index")
     )
-
-
-def seat_of(seats: list[Seat], user) -> int | None:
-    if user is None or not user.is_authenticated:
-        return None
-    for seat in seats:
-        if seat.user_id == user.pk:
-            return seat.index
-    return None
-
-
-def names_of(seats: list[Seat]) -> list[str]:
-    return [seat.display_name for seat in seats]
 
 
 # --- Creating, joining, leaving, starting ---------------------------------------------
@@ -339,9 +327,9 @@ class MoveResult:
     table: Table
     publication: Publication
 
-    def frame_for(self, user) -> str:
-        """The mover's own frame: the one sent to their seat's sockets (rendered once for both)."""
-        return self.publication.frame_for(user)
+    def frame_for(self, user, lang: str) -> str:
+        """The mover's own frame in ``lang``: the one sent to their seat's sockets (rendered once for both)."""
+        return self.publication.frame_for(user, lang)
 
 
 def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveResult:
@@ -377,29 +365,18 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise BadRequest(str(exc)) from None
-        names = names_of(seats)
         Move.objects.create(
             table=table,
             seq=table.seq,
             seat=seat,
             move=move,
-            narration=narration(engine, state, seat, move, after, names),
+            events=engine.events(state, seat, move, after),
             undoable=bot_seat is None and social.may_take_back(engine, state, seat, move, after),
         )
         table.seq += 1
         table.state = engine.dump(after)
         publication = _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
         return MoveResult(seq=table.seq, table=table, publication=publication)
-
-
-def narration(engine, before, seat, move, after, names) -> dict:
-    public = engine.narrate(before, seat, move, after, names, None)
-    lines = {"public": public}
-    for viewer in range(len(names)):
-        own = engine.narrate(before, seat, move, after, names, viewer)
-        if own != public:
-            lines[str(viewer)] = own
-    return lines
 
 
 def _store_progress(
@@ -773,7 +750,7 @@ def take_back(table_id, user, seq) -> MoveResult:
             raise Conflict(f"The table has moved on (seq is {table.seq}, not {seq}). Reload and try again.")
         if seats[seat].is_bot:
             raise Forbidden("A bot is playing your seat: reclaim it first.")
-        moves = list(Move.objects.filter(table=table).defer("narration").order_by("seq"))
+        moves = list(Move.objects.filter(table=table).defer("events").order_by("seq"))
         target = social.takeback_target(moves)
         if target is None or target.seat != seat:
             raise Conflict(
@@ -792,7 +769,6 @@ def take_back(table_id, user, seq) -> MoveResult:
             seq=table.seq,
             seat=seat,
             move={"type": social.TAKE_BACK},
-            narration={},
             cancels=target.seq,
         )
         table.seq += 1

@@ -12,13 +12,14 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts import decks
 from rules import IllegalMove, registry
-from tables import access, services, social, social_views
+from tables import access, selectors, services, social, social_views
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -268,7 +269,9 @@ def move(request, pk):
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:
         return redirect("tables:table", pk=pk)
-    return HttpResponse(result.frame_for(request.user))
+    # In the language of the mover's sockets: the one they chose, else their browser's (this request's).
+    lang = selectors.chosen_language(request.user) or translation.get_language()
+    return HttpResponse(result.frame_for(request.user, lang))
 
 
 @require_GET
@@ -286,8 +289,8 @@ def move_preview(request, pk):
         template = None
     if template is None or not hasattr(engine, "preview"):
         return _preview_error(_("This game has no move preview."), 404)
-    seats = list(table.seats.select_related("user").order_by("index"))
-    seat = services.seat_of(seats, request.user)
+    seats = selectors.read_seats(table)
+    seat = selectors.seat_of(seats, request.user)
     if seat is None:
         return _preview_error(_("Only a player at this table can preview a move."), 403)
     if table.status != Table.PLAYING:
@@ -308,7 +311,7 @@ def move_preview(request, pk):
         except IllegalMove as exc:
             return _preview_error(str(exc), 400)
         return HttpResponse(status=204)
-    ctx = {"preview": preview, "move": move_data, "viewer": seat, "names": services.names_of(seats)}
+    ctx = {"preview": preview, "move": move_data, "viewer": seat, "names": selectors.names_of(seats)}
     return render(request, template, ctx)
 
 

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts import mail
 from accounts.preferences import language_of
 from rules import bots
-from tables import notifications, services
+from tables import notifications, selectors, services
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -60,11 +60,8 @@ def play_bot_move(table_id: int) -> bool:
     if not awaited_bots:
         return False
     seat = awaited_bots[0]
-    engine = table.engine
-    state = engine.load(table.state)
-    view = engine.view(state, seat)
-    legal = engine.legal_moves(state, seat)
-    del state  # from here on, only what the seat may know
+    position = selectors.position(table, seat)  # only what the seat may know
+    view, legal = position.view, position.legal_moves
     seed = bot_seed(table, seat)
     try:
         move = bots.choose(table.game, view, legal, seats[seat].bot, seed, seat=seat)

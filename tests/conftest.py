@@ -9,6 +9,14 @@ import pytest
 PASSWORD = "correct-horse-battery-staple"
 
 
+def pytest_configure(config):
+    """Before any test module imports config.asgi: the suite drives ``worker.tick()`` itself, so no worker
+    thread starts in this process (settings.WORKER_IN_PROCESS, read by config.asgi)."""
+    from django.conf import settings
+
+    settings.WORKER_IN_PROCESS = False
+
+
 def require_or_skip(flag: str, reason: str):
     """Fail when the environment demands the thing (CI), skip otherwise."""
     if os.environ.get(flag) == "1":

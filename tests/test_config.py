@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.test_deploy import ROOT, run_check
 
 
@@ -60,8 +62,8 @@ import threading
 from django.contrib.auth.models import User
 from django.db import OperationalError, connection
 from tables import services
-alice = User.objects.create_user("alice", password="race-pass-123")
-bob = User.objects.create_user("bob", password="race-pass-123")
+alice = User.objects.create_user("alice")
+bob = User.objects.create_user("bob")
 table = services.create_table(alice, "cosmic_crowns", 2)
 services.join_table(table.pk, bob)
 table = services.start_table(table.pk, alice, seed=7)
@@ -94,6 +96,7 @@ print("OUTCOMES", json.dumps(outcomes))
 """
 
 
+@pytest.mark.slow
 def test_racing_moves_on_sqlite_named_by_database_url_never_fail_with_locked(tmp_path):
     """One move of a racing batch lands, the others get 409 (Conflict); none gets "database is locked"."""
     env = {
@@ -146,6 +149,7 @@ print("HEADERS", json.dumps({"status": r.status_code, **dict(r.headers)}))
 """
 
 
+@pytest.mark.slow
 def test_production_pages_carry_a_csp_without_unsafe_inline_scripts_and_a_permissions_policy(
     collected_static, tmp_path
 ):

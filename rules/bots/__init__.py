@@ -6,9 +6,8 @@
 
 - ``view`` is exactly ``game.view(state, seat)`` for the bot's seat and ``legal_moves`` is
   ``game.legal_moves(state, seat)``: a bot decides from what its seat may know, never from the
-  hidden state. The seat is ``view["seat"]`` (Cosmic Crowns, Chronica); Five Crowns and Cosplay
-  views have no ``seat`` key, so it is inferred (the bot is asked only on its own turn: the seat
-  is ``view["turn"]`` in Five Crowns, ``view["active"]`` in Cosplay) unless ``seat`` is given.
+  hidden state. The seat is ``view["seat"]`` (every game's view has it, CONTRACTS §1) unless
+  ``seat`` is given.
 - ``level``: ``"random"`` (a uniformly random legal move), ``"casual"`` (simple game-specific
   rules of thumb) or ``"strong"`` (determinized Monte Carlo: sample hidden cards consistent
   with the view, try each candidate move on every sample, play on with the casual policy or
@@ -42,16 +41,12 @@ BRAINS = {
 }
 
 
-def seat_of(game_slug: str, view: dict) -> int:
-    """The bot's seat as its view tells it."""
-    if view.get("seat") is not None:
-        return view["seat"]
-    if game_slug == "five_crowns":
-        return view["turn"]
-    if game_slug == "cosplay":
-        pending = view.get("pending")
-        return pending["seat"] if pending else view["active"]
-    raise ValueError("the view does not say whose it is: pass seat=")
+def seat_of(view: dict) -> int:
+    """The bot's seat as its view tells it (a spectator's view has none: ValueError)."""
+    seat = view.get("seat")
+    if seat is None:
+        raise ValueError("the view is not a seat's (its 'seat' is missing or null): pass seat=")
+    return seat
 
 
 def choose(
@@ -68,7 +63,7 @@ def choose(
     if level == "random" or len(legal_moves) == 1:
         return legal_moves[rng.randrange(len(legal_moves))]
     if seat is None:
-        seat = seat_of(game_slug, view)
+        seat = seat_of(view)
     brain = BRAINS[game_slug]
     pick = brain.casual if level == "casual" else brain.strong
     move = pick(view, legal_moves, rng, seat)

@@ -70,11 +70,6 @@ def cu_name(code):
     return card["name"] if card else code
 
 
-@register.filter
-def cu_domain(domain):
-    return DOMAIN_LABELS.get(domain, domain)
-
-
 @register.simple_tag
 def cu_provinces(view, viewer):
     """Provinces in drawing order: opponents first (frontier row at the bottom, facing down the table),

@@ -348,11 +348,6 @@ def cp_total(values):
 
 
 @register.filter
-def cp_res(res):
-    return RESOURCE_LABEL.get(res, res)
-
-
-@register.filter
 def cp_key(mapping, key):
     """mapping[str(key)] (JSON dicts have string keys)."""
     try:

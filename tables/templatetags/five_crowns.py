@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from rules.five_crowns.cards import CARDS, JOKER, RANK_LABEL, SUIT_NAME, SUITS, card_name, rank_name
+from rules.five_crowns.cards import CARDS, JOKER, RANK_LABEL, SUITS, card_name, rank_name
 
 register = template.Library()
 
@@ -48,11 +48,6 @@ def fc_rank_plural(rank):
     except (TypeError, ValueError):
         return ""
     return f"{rank_name(rank)}s" if rank > 10 else f"{rank}s"
-
-
-@register.filter
-def fc_suit_name(suit):
-    return SUIT_NAME.get(suit, suit)
 
 
 @register.filter

@@ -27,7 +27,7 @@ from accounts.models import ApiToken, Deck
 from rules.chronica import starter_decks
 
 cards = starter_decks()[0]["cards"]
-alice = User.objects.create_user("alice", password="pg-input-pass-1")
+alice = User.objects.create_user("alice")
 deck = Deck.objects.create(owner=alice, name="Clean", cards=cards)
 c = Client(raise_request_exception=False)
 c.force_login(alice)

@@ -76,6 +76,7 @@ def key(slug: str, players: int, options: dict, seed: int) -> str:
     return f"{slug} {players}p {json.dumps(options, sort_keys=True)} seed {seed}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("slug", "players", "options", "seed"), cases(), ids=[key(*case) for case in cases()]
 )

@@ -89,7 +89,7 @@ def _site(env, name, tmp):
         "from django.contrib.auth.models import User\n"
         "from accounts.models import ApiToken\n"
         "from tables import services\n"
-        "users = [User.objects.create_user(n, password='pool-pass-123') for n in ('alice', 'bob')]\n"
+        "users = [User.objects.create_user(n) for n in ('alice', 'bob')]\n"
         "table = services.create_table(users[0], 'cosmic_crowns', 2)\n"
         "services.join_table(table.pk, users[1])\n"
         "table = services.start_table(table.pk, users[0], seed=11)\n"
@@ -135,6 +135,7 @@ def burst(site, ports) -> tuple[list, list]:
     return moves, reads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", [1, 2])
 def test_bursts_stay_within_the_pool_and_never_answer_5xx(site, processes):
     ports = site.setdefault("ports", [])

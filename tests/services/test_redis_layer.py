@@ -24,6 +24,7 @@ def configured_layer():
     return json.loads(out.stdout)
 
 
+@pytest.mark.slow
 async def test_an_idle_channel_outlives_the_redis_read_timeout():
     if not services_up():
         from tests.conftest import require_or_skip

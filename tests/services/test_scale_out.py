@@ -161,6 +161,7 @@ def new_game(cluster):
     return tid
 
 
+@pytest.mark.slow
 def test_a_move_on_one_process_reaches_a_socket_on_the_other(cluster):
     from websockets.sync.client import connect
 
@@ -227,6 +228,7 @@ def test_racing_moves_on_two_processes_land_once(cluster):
     assert len(moves) == 1
 
 
+@pytest.mark.slow
 def test_a_bots_only_table_plays_to_the_end_with_two_workers(cluster):
     import time
 
@@ -274,6 +276,7 @@ print("RESULTS", sorted(map(len, results)), Seat.objects.filter(table=table, rep
 """
 
 
+@pytest.mark.slow
 def test_a_timeout_replaces_a_seat_exactly_once_when_workers_race(cluster):
     out = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", RACE],

@@ -11,7 +11,7 @@ from accounts.models import ApiToken
 from tables import services
 from tests.tables.fuzzing import any_text, fuzz_settings, json_values, raw_bodies
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = [pytest.mark.django_db]
 
 POST_ENDPOINTS = ("token", "tables", "join", "start", "moves", "concede", "reclaim", "abort")
 move_like = st.fixed_dictionaries(

@@ -1,5 +1,7 @@
 """Live updates over /ws/tables/<id>/: per-viewer frames of out-of-band swaps."""
 
+import re
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -26,10 +28,12 @@ def session_cookie(user) -> str:
     return f"sessionid={c.cookies['sessionid'].value}"
 
 
-async def connect(table_id, cookie=None, origin=b"http://127.0.0.1:8000"):
+async def connect(table_id, cookie=None, origin=b"http://127.0.0.1:8000", language=None):
     headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
     if cookie:
         headers.append((b"cookie", cookie.encode()))
+    if language:
+        headers.append((b"accept-language", language.encode()))
     comm = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
     connected, _ = await comm.connect()
     return comm, connected
@@ -68,7 +72,8 @@ async def test_a_move_reaches_the_other_seat_as_html_without_the_movers_hand(ali
     frame = await sockets[other].receive_from(timeout=20)
     mover_frame = await sockets[mover].receive_from(timeout=20)
     spectator_frame = await spectator.receive_from(timeout=20)
-    assert "<" in frame and 'hx-swap-oob="true"' in frame
+    for part in ("status", "board", "log"):  # the three out-of-band swaps of a frame
+        assert re.search(rf'id="table-{table.pk}-{part}"[^>]*hx-swap-oob="true"', frame), part
     assert 'data-seq="1"' in frame
     # Of the mover's hand, the other seat and the spectators see only the card just played, face up.
     assert cards_in(frame) & set(hands[mover]) == {move["card"]}
@@ -89,8 +94,8 @@ async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bo
     render = consumers.current_frame
     moved = []
 
-    def render_then_someone_moves(table_id, user):
-        frame = render(table_id, user)
+    def render_then_someone_moves(table_id, user, lang):
+        frame = render(table_id, user, lang)
         if not moved:
             moved.append(play_first_legal_now(table_id, users))
         return frame

@@ -12,12 +12,6 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Hashing the personas' passwords dominates these tests otherwise."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def api(client):
     class Api:
@@ -57,6 +51,7 @@ def test_a_table_of_any_size_opens_through_the_api(api, alice, players):
     assert status == 201 and table["players"] == players and len(table["seats"]) == players
 
 
+@pytest.mark.slow
 def test_a_whole_eleven_round_game_through_the_api(api, alice, bob, charlie, make_user, monkeypatch):
     monkeypatch.setattr("tables.services.secrets.randbits", lambda bits: 20261174)  # a reproducible deal
     a, b, c = login(api, "alice"), login(api, "bob"), login(api, "charlie")

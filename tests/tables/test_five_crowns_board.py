@@ -21,12 +21,6 @@ pytestmark = pytest.mark.django_db
 CODES = sorted(CARDS)
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Hashing the personas' passwords dominates these tests otherwise."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def codes_mentioned(page: str) -> set[str]:
     """Every card code written anywhere in the HTML (attributes, text, scripts)."""
     return {c for c in CODES if re.search(r"(?<![A-Za-z0-9-])" + re.escape(c) + r"(?![A-Za-z0-9-])", page)}

@@ -22,7 +22,7 @@ from rules.chronica import starter_decks
 from tables import services
 from tests.tables.fuzzing import form_text, fuzz_settings, json_values
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_passwords")]
+pytestmark = [pytest.mark.django_db]
 
 GAMES = ["cosmic_crowns", "five_crowns", "chronica", "cosplay"]
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
@@ -77,6 +77,7 @@ new_table_forms = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow
 @fuzz_settings(200)
 @given(game=st.sampled_from(GAMES) | st.from_regex(r"[a-z_]{1,12}", fullmatch=True), form=new_table_forms)
 def test_the_new_table_form_never_fails(browsers, unlimited, game, form):

@@ -1,10 +1,13 @@
 """One render per viewer per change, not per socket: the frames of tables.live."""
 
+import json
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
+from accounts.preferences import set_language
 from tables import consumers, live, rendering, services
 from tables.models import Table
 from tests.html import cards_on
@@ -20,14 +23,24 @@ def first_legal(table_id):
     return table, seat, table.engine.legal_moves(state, seat)[0], state
 
 
-async def open_sockets(table_id, cookies):
+async def open_sockets(table_id, cookies, language=None):
     sockets = []
     for cookie in cookies:
-        comm, ok = await connect(table_id, cookie)
+        comm, ok = await connect(table_id, cookie, language=language)
         assert ok
         await comm.receive_from(timeout=20)  # the first frame: the table as it is
         sockets.append(comm)
     return sockets
+
+
+@sync_to_async
+def htmx_move(table_id, user, move, language=None):
+    """The move as the page posts it (seq 0), in a browser asking for ``language``: the htmx answer."""
+    client = Client(headers={"accept-language": language} if language else {})
+    client.force_login(user)
+    return client.post(
+        f"/tables/{table_id}/move/", {"move": json.dumps(move), "seq": "0"}, headers={"HX-Request": "true"}
+    )
 
 
 def no_database_in_sockets(monkeypatch):
@@ -38,8 +51,10 @@ def no_database_in_sockets(monkeypatch):
 
     monkeypatch.setattr(consumers, "current_frame", refuse)
     monkeypatch.setattr(consumers, "seat_key", refuse)
+    monkeypatch.setattr(consumers, "socket_language", refuse)
 
 
+@pytest.mark.slow
 async def test_three_tabs_and_200_spectators_cost_one_render_each(alice, bob, monkeypatch):
     table = await setup_game(alice, bob)
     alice_cookie, bob_cookie = await session_cookie(alice), await session_cookie(bob)
@@ -86,14 +101,8 @@ async def test_the_movers_answer_is_the_frame_its_sockets_get(alice, bob):
     _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
     mover = [alice, bob][seat]
     (tab,) = await open_sockets(table.pk, [await session_cookie(mover)])
-    client = Client()
-    await sync_to_async(client.force_login)(mover)
     before = rendering.render_count
-    answer = await sync_to_async(client.post)(
-        f"/tables/{table.pk}/move/",
-        {"move": __import__("json").dumps(move), "seq": "0"},
-        headers={"HX-Request": "true"},
-    )
+    answer = await htmx_move(table.pk, mover, move)
     assert answer.status_code == 200
     assert rendering.render_count - before == 1  # rendered once, for the socket and the answer alike
     assert await tab.receive_from(timeout=20) == answer.content.decode()
@@ -104,7 +113,7 @@ async def test_an_older_frame_never_replaces_a_newer_one(alice, bob):
     table = await setup_game(alice, bob)
     (tab,) = await open_sockets(table.pk, [None])
     layer = get_channel_layer()
-    group = live.viewer_group(table.pk, live.WATCH)
+    group = live.table_group(table.pk, live.WATCH, "en")
     stale = {"type": "table.frame", "key": live.WATCH, "revision": 0, "seats": {}, "html": "stale"}
     await layer.group_send(group, stale)
     assert await tab.receive_nothing(timeout=0.2)
@@ -148,4 +157,56 @@ async def test_the_spectators_frame_of_an_open_table_loads_the_join_area_per_per
     await sync_to_async(member.force_login)(bob)
     joinable = await sync_to_async(member.get)(f"/tables/{table.pk}/join-area/")
     assert "Join this table" in joinable.content.decode() and "Log in" not in joinable.content.decode()
+    await tab.disconnect()
+
+
+def says_who_played(monkeypatch, engine):
+    """The engine's events for a move become one event its messages put in words per language."""
+    cls = type(engine)
+    monkeypatch.setattr(
+        cls, "events", lambda self, before, seat, move, after: [{"kind": "moved", "seat": seat}]
+    )
+    monkeypatch.setattr(cls, "messages", {"en": {"moved": "{seat} moved"}, "fr": {"moved": "{seat} a joué"}})
+
+
+async def test_spectators_get_one_frame_per_language_and_read_the_log_in_it(alice, bob, monkeypatch):
+    table = await setup_game(alice, bob)
+    says_who_played(monkeypatch, table.engine)
+    english = await open_sockets(table.pk, [None] * 3, language="en-GB,en;q=0.8")
+    french = await open_sockets(table.pk, [None] * 3, language="fr-FR,fr;q=0.9,en;q=0.5")
+    no_database_in_sockets(monkeypatch)
+
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    mover = ["alice", "bob"][seat]
+    before = rendering.render_count
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
+    assert rendering.render_count - before == 2  # the spectators in English, the spectators in French
+
+    for socks, lang, line in ((english, "en", f"{mover} moved"), (french, "fr", f"{mover} a joué")):
+        frames = {await s.receive_from(timeout=20) for s in socks}
+        assert len(frames) == 1
+        frame = frames.pop()
+        assert f'lang="{lang}"' in frame and line in frame
+        assert "moved" not in frame if lang == "fr" else "a joué" not in frame
+    for s in english + french:
+        await s.disconnect()
+
+
+async def test_a_seat_reads_in_the_language_its_person_chose_and_the_movers_answer_matches(
+    alice, bob, monkeypatch
+):
+    table = await setup_game(alice, bob)
+    says_who_played(monkeypatch, table.engine)
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    mover = [alice, bob][seat]
+    await sync_to_async(set_language)(mover, "fr")
+    # The browser asks for English; the account's choice wins, for the socket and the answer alike.
+    (tab,) = await open_sockets(table.pk, [await session_cookie(mover)], language="en")
+    before = rendering.render_count
+    answer = await htmx_move(table.pk, mover, move, language="en")
+    assert answer.status_code == 200
+    assert rendering.render_count - before == 1
+    frame = await tab.receive_from(timeout=20)
+    assert frame == answer.content.decode()
+    assert f"{mover.username} a joué" in frame and 'lang="fr"' in frame
     await tab.disconnect()

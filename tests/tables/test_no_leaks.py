@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from rules import bots, registry
-from tables import services
+from tables import selectors, services
 from tables.api import table_json
 from tables.models import Table
 from tables.rendering import render_frame
@@ -65,8 +65,9 @@ def test_no_channel_shows_a_card_its_viewer_may_not_see(slug, alice, bob, charli
                 api = json.dumps(table_json(table, user))
                 assert str(table.seed) not in api and '"seed"' not in api
         seat = table.to_act[0]
+        position = selectors.position(table, seat, state)
         move = bots.choose(
-            slug, engine.view(state, seat), engine.legal_moves(state, seat), "casual", rnd.randrange(10**9)
+            slug, position.view, position.legal_moves, "casual", rnd.randrange(10**9), seat=seat
         )
         table = services.play_move(table.pk, users[seat], move, table.seq).table
     # The API's move log shows every move as played: no game's move names a card its rivals may not see.

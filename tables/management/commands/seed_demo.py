@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
 
 from rules import bots, registry
-from tables import services
+from tables import selectors, services
 from tables.models import Table
 
 DEMO_PASSWORD = "cardclub-demo"
@@ -23,15 +23,10 @@ def play_sensibly(table: Table, users_by_seat, rnd: random.Random, limit: int) -
         table.refresh_from_db()
         if table.status != Table.PLAYING:
             return
-        engine = table.engine
-        state = engine.load(table.state)
         seat = table.to_act[0]
+        position = selectors.position(table, seat)
         move = bots.choose(
-            table.game,
-            engine.view(state, seat),
-            engine.legal_moves(state, seat),
-            "casual",
-            rnd.randrange(2**62),
+            table.game, position.view, position.legal_moves, "casual", rnd.randrange(2**62), seat=seat
         )
         services.play_move(table.pk, users_by_seat[seat], move, table.seq)
 

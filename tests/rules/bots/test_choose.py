@@ -68,11 +68,13 @@ def test_random_level_spreads_over_the_legal_moves():
     assert len(picked) > 5
 
 
-def test_it_reads_the_seat_from_the_view_or_the_turn():
+def test_it_reads_the_seat_from_the_view():
     for slug in SLUGS:
         game, state = _mid_game(slug, 3, 5)
         seat = game.to_act(state)[0]
-        assert seat_of(slug, game.view(state, seat)) == seat
+        assert seat_of(game.view(state, seat)) == seat
+        with pytest.raises(ValueError, match="pass seat="):
+            seat_of(game.view(state, None))
 
 
 def test_it_refuses_an_unknown_game_level_or_empty_move_list():

@@ -8,7 +8,7 @@ import pytest
 
 from rules import IllegalMove
 from rules.cosmic_crowns import GAME
-from tests.rules.playout import canonical, random_playout, replay
+from tests.rules.playout import canonical, random_playout
 
 from .helpers import assert_conserved, assert_no_leak
 
@@ -55,14 +55,6 @@ def test_a_full_playout_keeps_every_invariant(players, options):
         check_step(state, rnd)
     for _seat, move in log:
         SEEN[move["type"]] += 1
-    # determinism: the same seed and moves give the same state
-    assert canonical(GAME, replay(GAME, players, seed, options, log)) == canonical(GAME, final)
-    # dump/load in the middle continues identically
-    cut = len(log) // 2
-    state = GAME.load(GAME.dump(states[cut]))
-    for seat, move in log[cut:]:
-        state = GAME.apply(state, seat, move)
-    assert canonical(GAME, state) == canonical(GAME, final)
     result = GAME.result(final)
     assert result["scores"] == final["crowns"]
     assert len(result["winners"]) == 1

@@ -171,6 +171,7 @@ def test_the_multiset_reference_agrees_with_the_plain_brute_force():
         assert multiset_min_penalty(hand, wild_rank) == brute_min_penalty(hand, wild_rank), (hand, wild_rank)
 
 
+@pytest.mark.slow
 def test_it_matches_the_brute_force_on_hands_of_10_to_14_cards():
     rnd = random.Random(9)
     for i in range(1000):

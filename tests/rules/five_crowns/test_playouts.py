@@ -127,30 +127,6 @@ def test_a_full_game_of_eleven_rounds_ends_with_the_lowest_total_winning(players
     assert canonical(GAME, replay(GAME, players, 40 + players, {}, log)) == canonical(GAME, state)
 
 
-def test_the_same_seed_and_moves_give_the_same_game_and_other_seeds_differ():
-    a = GAME.setup(players=4, seed=1)
-    b = GAME.setup(players=4, seed=1)
-    c = GAME.setup(players=4, seed=2)
-    assert canonical(GAME, a) == canonical(GAME, b) != canonical(GAME, c)
-
-
-def test_legal_moves_and_apply_are_fast():
-    import time
-
-    state = GAME.setup(players=6, seed=3)
-    while state["round"] < 11:
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, smart_move(state, seat))
-    rnd = random.Random(3)
-    start = time.perf_counter()
-    for _ in range(200):
-        seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, rnd.choice(GAME.legal_moves(state, seat)))
-        if GAME.is_over(state):
-            break
-    assert (time.perf_counter() - start) / 200 < 0.01  # well under a few ms per move
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 8), st.integers(0, 10**6), st.lists(st.integers(0, 10**6), min_size=5, max_size=60))
 def test_any_sequence_of_legal_moves_keeps_the_cards_and_the_secrets(players, seed, picks):

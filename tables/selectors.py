@@ -1,0 +1,129 @@
+"""Reads: what one viewer sees of a table, the move log in words, the seats and their languages.
+
+``services`` changes tables; everything here only reads. ``position`` is the one place that loads a
+state's view for a viewer and lists its legal moves when it is awaited: the page, the htmx answer, the
+live frame (through ``tables.rendering.Snapshot``), the API and the bot worker all go through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+
+from rules.core import narrate
+from tables.models import Move, Seat, Table
+
+RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
+
+
+def languages() -> list[str]:
+    """The site's languages (``settings.LANGUAGES``), in order."""
+    return [code for code, _ in settings.LANGUAGES]
+
+
+def chosen_language(user) -> str:
+    """The language ``user`` chose on their account; "" when they chose none (their browser decides)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return ""
+    try:
+        return user.preference.language
+    except ObjectDoesNotExist:
+        return ""
+
+
+def read_seats(table: Table) -> list[Seat]:
+    """The table's seats in order, with their people and the languages they chose (no query per seat later)."""
+    return list(table.seats.select_related("user", "user__preference").order_by("index"))
+
+
+def seat_of(seats: list[Seat], user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def names_of(seats: list[Seat]) -> list[str]:
+    return [seat.display_name for seat in seats]
+
+
+def load_state(table: Table) -> Any:
+    """The engine's state from the table's snapshot column; None before the start."""
+    return None if table.state is None else table.engine.load(table.state)
+
+
+@dataclass
+class Position:
+    """What one viewer (a seat, or None for the spectators) sees of a table's game now."""
+
+    view: dict | None  # the engine's view for this viewer; None before the start
+    to_act: list[int] = field(default_factory=list)  # the seats awaited
+    legal_moves: list[dict] = field(default_factory=list)  # this viewer's, when its move is awaited
+    awaited: bool = False  # the game is being played and this viewer's move is awaited
+
+
+def position(table: Table, viewer: int | None, state: Any = None) -> Position:
+    """``viewer``'s position at ``table``, from ``state`` when the caller has it loaded (else the snapshot)."""
+    if state is None:
+        state = load_state(table)
+    if state is None:
+        return Position(view=None)
+    engine = table.engine
+    to_act = list(table.to_act or [])
+    awaited = table.status == Table.PLAYING and viewer is not None and viewer in to_act
+    return Position(
+        view=engine.view(state, viewer),
+        to_act=to_act,
+        legal_moves=engine.legal_moves(state, viewer) if awaited else [],
+        awaited=awaited,
+    )
+
+
+def log_moves(table: Table) -> list[Move]:
+    """The moves the log shows, oldest first: all of a finished game, the last few of one being played."""
+    moves = table.moves.order_by("-seq").defer("move")  # the log shows the events, not the move
+    if table.status != Table.FINISHED:
+        moves = moves[:RECENT_MOVES]
+    return list(reversed(list(moves)))
+
+
+def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None, lang: str) -> list[dict]:
+    """The log's moves put into words for ``viewer`` in ``lang``: the events it may read, nothing else."""
+    return [
+        {
+            "seq": m.seq,
+            "seat": m.seat,
+            "name": names[m.seat],
+            "lines": narrate(engine, m.events, names, viewer, lang),
+            "at": m.at,
+        }
+        for m in moves
+    ]
+
+
+def shows_the_start(table: Table, moves: list[Move]) -> bool:
+    """Whether a log of ``moves`` reaches back to the deal (its first move, or no move yet, of a started game)."""
+    return table.seed is not None and (not moves or moves[0].seq == 0)
+
+
+def setup_events(table: Table) -> list:
+    """What happened at the deal, before any move (``Game.setup_events``), dealt again from the seed."""
+    engine = table.engine
+    return engine.setup_events(engine.setup(players=table.players, seed=table.seed, options=table.options))
+
+
+def ranking(table: Table, names: list[str]) -> list[dict]:
+    """Seats from best to worst, by the result's scores (lowest first where the game counts penalties)."""
+    result = table.result or {}
+    scores = result.get("scores", [])
+    winners = set(result.get("winners", []))
+    lowest_wins = table.engine.low_score_wins
+    order = sorted(
+        range(len(scores)), key=lambda s: (s not in winners, scores[s] if lowest_wins else -scores[s])
+    )
+    return [{"seat": s, "name": names[s], "score": scores[s], "winner": s in winners} for s in order]
