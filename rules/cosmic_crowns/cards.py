@@ -56,6 +56,17 @@ def name(code: str) -> str:
     return CARDS[code]["name"]
 
 
+def round_sizes(reverse: bool) -> list[int]:
+    """Cards dealt each round: 10 down to 1, then (reverse variant) 1 up to 10."""
+    down = list(range(10, 0, -1))
+    return down + list(range(1, 11)) if reverse else down
+
+
+def leading_clan(trick: list[dict]) -> str | None:
+    """The clan of the trick's first card (None for an empty trick or a Divine card's lead)."""
+    return CARDS[trick[0]["card"]]["clan"] if trick else None
+
+
 def sort_key(code: str) -> tuple[int, int]:
     """Display order in a hand: Divine cards first, then clan by clan, highest first."""
     card = CARDS[code]
