@@ -597,6 +597,21 @@ def test_it_logs_each_rounds_public_events_and_nothing_else(players):
     assert pile == state["discard"]
 
 
+def test_it_loads_a_state_saved_before_the_turn_counter_and_the_house_rule_existed():
+    state = GAME.setup(players=3, seed=3)
+    for move in ({"type": "draw", "source": "stock"}, {"type": "discard", "card": None}):
+        seat = state["turn"]
+        if move["type"] == "discard":
+            move = {"type": "discard", "card": state["hands"][seat][0]}
+        state = play(state, seat, move)
+    old = GAME.dump(state)
+    del old["turns"]
+    old["options"] = {}
+    loaded = GAME.load(old)
+    assert loaded["options"] == {"keep_taken": False}
+    assert GAME.view(loaded, 0)["turn"] == 2 == GAME.view(state, 0)["turn"], "one turn played, the next begun"
+
+
 def test_it_loads_a_state_saved_before_the_log_existed():
     state = GAME.setup(players=2, seed=3)
     del state["log"]
