@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from rules.bots.search import flat_monte_carlo
-from rules.cosmic_crowns.cards import CARDS, CLANS
+from rules.cosmic_crowns.cards import CARDS, CLANS, trick_winner
 from rules.cosmic_crowns.engine import GAME
 from rules.cosmic_crowns.sampling import determinize
 
@@ -48,25 +48,11 @@ def _facts(src: dict, seat: int, is_state: bool) -> dict:
     }
 
 
-def _winner(trick: list[dict], battleground: str | None, divine: int | None) -> int | None:
-    if divine is not None:
-        return divine
-    counted = [e for e in trick if e["how"] != "discard"]
-    if not counted:
-        return None
-    lead = CARDS[trick[0]["card"]]["clan"]
-    for clan in (battleground, lead):
-        same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
-        if same:
-            return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
-    return None
-
-
 def _would_win(f: dict, seat: int, card: str) -> bool:
     if CARDS[card]["divine"]:
         return f["divine"] is None
     trick = [*f["trick"], {"seat": seat, "card": card, "how": "play"}]
-    return _winner(trick, f["battleground"], f["divine"]) == seat
+    return trick_winner(trick, f["battleground"], f["divine"]) == seat
 
 
 def _cheapness(f: dict, card: str) -> tuple:

@@ -49,6 +49,7 @@ from rules.cosmic_crowns.cards import (
     name,
     round_sizes,
     sort_key,
+    trick_winner,
 )
 
 MOVE_KEYS = {
@@ -270,18 +271,9 @@ class CosmicCrowns(BaseGame):
                 return
         state["events"].append({"e": "stack_empty", "clan": state["battleground"]})
 
-    def _trick_winner(self, state: State) -> int:
-        if state["divine"] is not None:
-            return state["divine"]
-        counted = [e for e in state["trick"] if e["how"] != "discard"]
-        for clan in (state["battleground"], leading_clan(state["trick"])):
-            same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
-            if same:
-                return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
-        raise AssertionError("a trick always has a Leading clan card or a Divine card")
-
     def _finish_trick(self, state: State) -> None:
-        winner = self._trick_winner(state)
+        winner = trick_winner(state["trick"], state["battleground"], state["divine"])
+        assert winner is not None, "a full trick always has a Leading clan card or a Divine card"
         state["tricks"][winner] += 1
         crown = not self._hard(state)
         if crown:
