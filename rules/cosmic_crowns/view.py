@@ -186,14 +186,11 @@ def _clan(text: str, divine: str | None = None):
     return message
 
 
-def _cards_each(en: bool):
+def _either(test, yes: str, no: str):
+    """A message with two wordings: ``yes`` for an event that passes ``test``, else ``no``."""
+
     def message(event: Event, words: Words) -> str:
-        who, size, number = words.seat(event["seat"]), event["size"], event["round"]
-        if en:
-            cards = "1 card" if size == 1 else f"{size} cards"
-            return f"Round {number}: {who} deals {cards} each"
-        cards = "1 carte" if size == 1 else f"{size} cartes"
-        return f"Manche {number} : {who} distribue {cards} à chacun"
+        return (yes if test(event) else no).format(**words.fields(event))
 
     return message
 
@@ -205,24 +202,25 @@ def _scored(label: str):
     return message
 
 
-def _won_trick(crown: str, plain: str):
-    def message(event: Event, words: Words) -> str:
-        return (crown if event["crown"] else plain).format(seat=words.seat(event["seat"]))
-
-    return message
+def _one_card(event: Event) -> bool:
+    return event["size"] == 1
 
 
-def _game_over(one: str, many: str):
-    def message(event: Event, words: Words) -> str:
-        text = one if len(event["seats"]) == 1 else many
-        return text.format(seats=words.seats(event["seats"]))
+def _crown(event: Event) -> bool:
+    return event["crown"]
 
-    return message
+
+def _sole(event: Event) -> bool:
+    return len(event["seats"]) == 1
 
 
 MESSAGES: dict[str, dict[str, Any]] = {
     "en": {
-        "deal": _cards_each(True),
+        "deal": _either(
+            _one_card,
+            "Round {round}: {seat} deals 1 card each",
+            "Round {round}: {seat} deals {size} cards each",
+        ),
         "brawl_deal": "Tie brawl: {seat} deals one card to everyone",
         "battleground_card": _clan(
             "Battleground card: {card} (Battleground {clan})", "Battleground card: {card}"
@@ -240,15 +238,21 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "stole": "{seat}'s Thief steals a crown from {from_seat}",
         "stole_from_pile": "{seat}'s Thief takes a crown from the pile",
         "stack_empty": _clan("The stack is empty: Battleground stays {clan}"),
-        "won_trick": _won_trick("{seat} won the trick (+1 crown)", "{seat} won the trick"),
+        "won_trick": _either(_crown, "{seat} won the trick (+1 crown)", "{seat} won the trick"),
         "bids_scored": _scored("Bids scored: "),
         "tie_brawl": "Tie for most crowns between {seats}: Tie brawl!",
-        "game_over": _game_over(
-            "Game over: {seats} wins, Ruler of the Universe", "Game over: {seats} win, Rulers of the Universe"
+        "game_over": _either(
+            _sole,
+            "Game over: {seats} wins, Ruler of the Universe",
+            "Game over: {seats} win, Rulers of the Universe",
         ),
     },
     "fr": {
-        "deal": _cards_each(False),
+        "deal": _either(
+            _one_card,
+            "Manche {round} : {seat} distribue 1 carte à chacun",
+            "Manche {round} : {seat} distribue {size} cartes à chacun",
+        ),
         "brawl_deal": "Égalité Furieuse : {seat} distribue une carte à chacun",
         "battleground_card": _clan(
             "Carte du Champ de Bataille : {card} (Champ de Bataille {clan})",
@@ -263,16 +267,17 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "played": "{seat} joue {card}",
         "discarded": "{seat} se défausse de {card}",
         "bid": "{seat} parie {tricks}",
-        "chose_clan": _clan("{seat} choisit le Champ de Bataille {clan}"),
+        "chose_clan": _clan("{seat} choisit le clan du Champ de Bataille : {clan}"),
         "assassinated": "{seat} assassine {target_seat} : {card} est joué au hasard",
         "no_victim": "L'Assassin de {seat} n'a plus personne à désigner",
         "stole": "Le Voleur de {seat} vole une couronne à {from_seat}",
         "stole_from_pile": "Le Voleur de {seat} prend une couronne dans la réserve",
-        "stack_empty": _clan("La pile est vide : le Champ de Bataille reste {clan}"),
-        "won_trick": _won_trick("{seat} remporte le tour (+1 couronne)", "{seat} remporte le tour"),
+        "stack_empty": _clan("La pile est vide : le clan du Champ de Bataille reste {clan}"),
+        "won_trick": _either(_crown, "{seat} remporte le tour (+1 couronne)", "{seat} remporte le tour"),
         "bids_scored": _scored("Paris comptés : "),
         "tie_brawl": "Égalité pour le plus de couronnes entre {seats} : Égalité Furieuse !",
-        "game_over": _game_over(
+        "game_over": _either(
+            _sole,
             "Fin de la partie : {seats} gagne et devient Souverain de l'Univers",
             "Fin de la partie : {seats} gagnent et deviennent Souverains de l'Univers",
         ),
