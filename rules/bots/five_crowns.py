@@ -1,9 +1,8 @@
 """Five Crowns bots: a greedy casual player, and a strong player that looks two draws ahead.
 
-``determinize(view, rng)`` deals the cards the seat cannot see (the rest of the other hands,
-the stock) at random from the 116-card deck minus the cards it can locate: its hand, the
-discard pile and the cards another player took from the discard and still holds, all read
-from the round's public log (``public``).
+The cards the seat cannot locate come from ``rules.five_crowns.sampling`` (``unseen``: the deck
+minus its hand, the discard pile and the cards a rival took from the discard, read from the
+round's public log; ``determinize`` deals them into a full state).
 
 The strong player samples ``SAMPLES`` sequences of its next draws from those unseen cards (the
 stock is a random part of them) and scores every choice on the same sequences (``_ahead``).
@@ -28,10 +27,12 @@ discarded: one exact search instead of a loop over every discard.
 from __future__ import annotations
 
 import random
-from collections import Counter
 
-from rules.five_crowns.cards import JOKER, full_deck, is_wild, penalty, sort_key
+from rules.five_crowns.cards import JOKER, is_wild, penalty
 from rules.five_crowns.melds import min_penalty, min_penalty_after_drops
+from rules.five_crowns.sampling import determinize, unseen
+
+__all__ = ["casual", "determinize", "strong"]
 
 SAMPLES = 40  # sequences of next draws sampled from the unseen cards (the same for every choice)
 DEPTH = 2  # draws each sequence looks ahead
@@ -40,105 +41,12 @@ HAZARD = 0.15  # chance one opponent goes out before each of my next turns
 GO_OUT_VALUE = 25.0  # what going out is worth: about the penalty the opponent is left with
 
 
-# --- determinization --------------------------------------------------------------------
-
-
-def public(view: dict) -> tuple[list[str] | None, list[Counter]]:
-    """What the round's log says: the discard pile, bottom first (None if the log does not
-    account for it, as in a game saved before the log existed), and per seat the cards it is
-    known to hold (taken from the discard and not discarded since)."""
-    pile: list[str] = []
-    known = [Counter() for _ in range(view["players"])]
-    for event in view.get("round_log", []):
-        act, card = event["act"], event.get("card")
-        if act == "take":
-            if pile:
-                pile.pop()
-            known[event["seat"]][card] += 1
-        elif act == "rebuild":
-            pile = pile[-1:]
-        elif card is not None:
-            pile.append(card)
-            if act != "turn_up" and known[event["seat"]][card]:
-                known[event["seat"]][card] -= 1
-    top = pile[-1] if pile else None
-    if len(pile) != view["discard_size"] or top != view["discard_top"]:
-        return None, known
-    return pile, known
-
-
-def unseen(view: dict, seat: int, facts: tuple | None = None) -> list[str]:
-    """The cards ``seat`` cannot locate, as a multiset list in a fixed order: not in its hand,
-    not in the discard pile, not known to be in another hand (``facts``: ``public(view)`` if
-    the caller has it already)."""
-    pile, known = facts or public(view)
-    left = Counter(full_deck())
-    left.subtract(view["hand"])
-    if pile is None:
-        pile = [view["discard_top"]] if view["discard_top"] is not None else []
-    left.subtract(pile)
-    for s, cards in enumerate(known):
-        if s != seat:
-            left.subtract(cards)
-    out = []
-    for code in sorted(left):
-        out.extend([code] * left[code])
-    return out
-
-
-def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict:
-    """A full engine state that gives ``view`` for its seat, the hidden cards dealt at random."""
-    seat = view["turn"] if seat is None else seat
-    n = view["players"]
-    facts = public(view)
-    pile, known = facts
-    pool = unseen(view, seat, facts)
-    rng.shuffle(pool)
-    turn = view["turn"]
-    hands: list[list[str]] = [[] for _ in range(n)]
-    for s in range(n):
-        if s == seat:
-            hands[s] = list(view["hand"])
-            continue
-        hand = list(known[s].elements())
-        while len(hand) < view["hand_sizes"][s]:
-            hand.append(pool.pop())
-        hands[s] = sorted(hand, key=sort_key)
-    if pile is None:  # no log: the cards under the top are some of the unseen ones
-        under = [pool.pop() for _ in range(max(0, view["discard_size"] - 1))]
-        pile = under + ([view["discard_top"]] if view["discard_top"] is not None else [])
-    stock = pool[: view["stock_size"]]
-    over = view["over"]
-    drawn = None
-    if not over and view["phase"] == "discard":
-        if turn == seat:
-            drawn = view.get("drawn")
-        else:
-            drawn = view["taken_from_discard"] or rng.choice(hands[turn])
-    return {
-        "seed": rng.getrandbits(48),
-        "draws": 0,
-        "players": n,
-        "options": {},
-        "round": view["round"],
-        "dealer": view["dealer"],
-        "turn": view["turn"],
-        "phase": view["phase"],
-        "hands": hands,
-        "stock": stock,
-        "discard": pile,
-        "taken": view["taken_from_discard"],
-        "drawn": drawn,
-        "went_out": view["went_out"],
-        "final_turns": list(view["final_turns"]),
-        "scores": list(view["scores"]),
-        "sheet": [list(row) for row in view["sheet"]],
-        "last_round": view["last_round"],
-        "log": [dict(event) for event in view.get("round_log", [])],
-    }
-
-
 # --- shared helpers ------------------------------------------------------------------------
+
+
+def _kept(view: dict, top: str) -> str | None:
+    """The card that may not be thrown back once taken: the discard's top under the house rule."""
+    return top if view["keep_taken"] else None
 
 
 def _without(cards: list[str], code: str) -> list[str]:
@@ -155,9 +63,9 @@ def _best_discard_value(cards: list[str], wild: int, keep: str | None = None) ->
     return min_penalty(_without(cards, min(options, key=lambda c: _discard_key(cards, c, wild))), wild)
 
 
-def _lowest_after_discard(cards: list[str], wild: int, keep: str) -> int:
+def _lowest_after_discard(cards: list[str], wild: int, keep: str | None) -> int:
     """The lowest penalty left after any one discard from ``cards`` but ``keep`` (the card just taken
-    from the discard). With no card kept, that is ``min_penalty_after_drops(cards, wild, 1)``."""
+    from the discard under the house rule; None: any card may go)."""
     best = None
     for code in dict.fromkeys(cards):
         if code == keep:
@@ -193,7 +101,7 @@ def casual(view: dict, moves: list[dict], rng: random.Random, seat: int) -> dict
         if top is not None and {"type": "draw", "source": "discard"} in moves:
             if top == JOKER or is_wild(top, wild):
                 return {"type": "draw", "source": "discard"}
-            if _best_discard_value([*hand, top], wild, keep=top) < min_penalty(hand, wild):
+            if _best_discard_value([*hand, top], wild, keep=_kept(view, top)) < min_penalty(hand, wild):
                 return {"type": "draw", "source": "discard"}
         return moves[0]
     outs = [m for m in moves if m["type"] == "go_out"]
@@ -256,7 +164,7 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
             return moves[0]
         if is_wild(top, wild) or {"type": "draw", "source": "stock"} not in moves or not pool:
             return {"type": "draw", "source": "discard"}
-        take_now = _lowest_after_discard([*hand, top], wild, keep=top)
+        take_now = _lowest_after_discard([*hand, top], wild, keep=_kept(view, top))
         if last_turn:  # one draw left: compare the penalties it leaves
             draws = [pool[rng.randrange(len(pool))] for _ in range(samples)]
             stock = sum(min_penalty_after_drops([*hand, c], wild, 1) for c in draws) / len(draws)

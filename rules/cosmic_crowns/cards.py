@@ -56,6 +56,31 @@ def name(code: str) -> str:
     return CARDS[code]["name"]
 
 
+def round_sizes(reverse: bool) -> list[int]:
+    """Cards dealt each round: 10 down to 1, then (reverse variant) 1 up to 10."""
+    down = list(range(10, 0, -1))
+    return down + list(range(1, 11)) if reverse else down
+
+
+def leading_clan(trick: list[dict]) -> str | None:
+    """The clan of the trick's first card (None for an empty trick or a Divine card's lead)."""
+    return CARDS[trick[0]["card"]]["clan"] if trick else None
+
+
+def trick_winner(trick: list[dict], battleground: str | None, divine: int | None) -> int | None:
+    """Who wins ``trick`` as it stands: the seat of the first Divine card (``divine``), else the
+    highest Battleground card, else the highest card of the Leading clan; discards never count.
+    None while no card counts yet."""
+    if divine is not None:
+        return divine
+    counted = [e for e in trick if e["how"] != "discard"]
+    for clan in (battleground, leading_clan(trick)):
+        same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
+        if same:
+            return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
+    return None
+
+
 def sort_key(code: str) -> tuple[int, int]:
     """Display order in a hand: Divine cards first, then clan by clan, highest first."""
     card = CARDS[code]

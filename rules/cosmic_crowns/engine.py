@@ -11,8 +11,15 @@ State (a plain JSON dict, on top of BaseGame's seed/draws/players/options):
 - ``crowns`` (totals), ``tricks`` (tricks won this round), ``bids`` (Hard mode);
 - ``pending``: the awaited decision ``{"kind", "seats", ...}`` (kinds: play, bid, choose_clan,
   assassinate, steal, discard), ``assassin_reveal`` (the reveal's card is still to be played);
-- ``last_trick``, ``last_round``, ``events`` (what the last move caused, for ``narrate``),
+- ``last_trick``, ``last_round``, ``events`` (what the last move, or the set-up, caused, as
+  ``{"e": ...}`` records; ``view.public_events`` turns them into the move log's events),
   ``over``, ``winners``.
+
+Taking a move back (``can_take_back``): a card played or discarded is face up, a bid hands the
+decision to the next seat, an Assassin's victim gives a random card, a steal moves another
+seat's crown. Only a Battleground clan choice after which the same seat acts again, with nothing
+turned up or drawn at random (the dealer's choice after a Falling Star reveal, or a Falling Star
+player who wins the trick and leads the next), may be taken back.
 
 Readings chosen where the rulebooks and RULINGS are silent (also on the rules page):
 
@@ -31,8 +38,19 @@ Readings chosen where the rulebooks and RULINGS are silent (also on the rules pa
 
 from __future__ import annotations
 
-from rules.core import BaseGame, IllegalMove, Move, State, below, require, shuffle
-from rules.cosmic_crowns.cards import CARDS, CLAN_NAMES, CLANS, DECK, name, sort_key
+from rules.core import BaseGame, Event, IllegalMove, Move, State, below, require, shuffle
+from rules.cosmic_crowns import view as views
+from rules.cosmic_crowns.cards import (
+    CARDS,
+    CLAN_NAMES,
+    CLANS,
+    DECK,
+    leading_clan,
+    name,
+    round_sizes,
+    sort_key,
+    trick_winner,
+)
 
 MOVE_KEYS = {
     "play": "card",
@@ -53,11 +71,6 @@ ASK = {
 }
 
 
-def round_sizes(reverse: bool) -> list[int]:
-    down = list(range(10, 0, -1))
-    return down + list(range(1, 11)) if reverse else down
-
-
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -68,6 +81,7 @@ class CosmicCrowns(BaseGame):
     min_players = 2
     max_players = 6
     play_now_players = 3  # a trick game plays best with three
+    takeback_moves = frozenset({"choose_clan"})
     options = {
         "mode": {"type": "choice", "choices": ["easy", "hard"], "default": "easy", "label": "Mode"},
         "reverse": {"type": "bool", "default": False, "label": "Reverse variant (then 1 to 10 cards)"},
@@ -257,23 +271,9 @@ class CosmicCrowns(BaseGame):
                 return
         state["events"].append({"e": "stack_empty", "clan": state["battleground"]})
 
-    def _leading_clan(self, state: State) -> str | None:
-        if not state["trick"]:
-            return None
-        return CARDS[state["trick"][0]["card"]]["clan"]
-
-    def _trick_winner(self, state: State) -> int:
-        if state["divine"] is not None:
-            return state["divine"]
-        counted = [e for e in state["trick"] if e["how"] != "discard"]
-        for clan in (state["battleground"], self._leading_clan(state)):
-            same = [e for e in counted if CARDS[e["card"]]["clan"] == clan]
-            if same:
-                return max(same, key=lambda e: CARDS[e["card"]]["value"])["seat"]
-        raise AssertionError("a trick always has a Leading clan card or a Divine card")
-
     def _finish_trick(self, state: State) -> None:
-        winner = self._trick_winner(state)
+        winner = trick_winner(state["trick"], state["battleground"], state["divine"])
+        assert winner is not None, "a full trick always has a Leading clan card or a Divine card"
         state["tricks"][winner] += 1
         crown = not self._hard(state)
         if crown:
@@ -368,7 +368,7 @@ class CosmicCrowns(BaseGame):
 
     def _playable(self, state: State, seat: int) -> list[str]:
         hand = state["hands"][seat]
-        lead = self._leading_clan(state)
+        lead = leading_clan(state["trick"])
         following = [c for c in hand if lead is not None and CARDS[c]["clan"] == lead]
         return following or list(hand)
 
@@ -397,7 +397,7 @@ class CosmicCrowns(BaseGame):
             require(value in CARDS, f"There is no card {value!r}.")
             require(value in state["hands"][seat], f"You do not hold {name(value)}.")
             if mtype == "play":
-                lead = self._leading_clan(state)
+                lead = leading_clan(state["trick"])
                 require(
                     value in self._playable(state, seat),
                     f"You must follow the Leading clan ({CLAN_NAMES.get(lead, lead)}).",
@@ -471,130 +471,48 @@ class CosmicCrowns(BaseGame):
     def view(self, state: State, seat: int | None) -> dict:
         """What ``seat`` may know (None: a spectator). Keys:
 
-        ``players``, ``seat``, ``hand`` (own codes; absent for a spectator), ``hand_sizes``,
-        ``mode`` ("easy"/"hard"), ``reverse``, ``round`` (1..rounds), ``rounds``, ``round_size``,
-        ``dealer``, ``leader`` (who led / leads the trick), ``battleground`` (clan or null while
-        being chosen), ``battleground_card`` (the last card turned up, a code), ``revealed``
-        (every Battleground card turned up this round, oldest first), ``leading_clan`` (clan or
-        null), ``crowns`` (per seat), ``tricks`` (per seat, won this round), ``bids`` (per seat,
-        null until made / in Easy mode), ``trick`` (``{"seat", "card", "how"}`` in play order; how
-        is play, reveal, assassinated or discard), ``divine_winner`` (seat whose Divine card
-        wins the trick in progress, or null), ``last_trick`` (``{"cards": [...], "winner"}`` of
-        this round, or null), ``last_round`` (``{"round", "tie_brawl", "tricks", "bids",
-        "gains", "last_trick_winner"}`` or null), ``stack_size``, ``pending`` (``{"kind",
-        "seat", "seats", "cause"?}`` or null; kind is play, bid, choose_clan, assassinate,
-        steal or discard), ``to_act``, ``legal_moves`` (the viewer's), ``tie_brawl``,
-        ``brawl_tied``, ``over``, ``result`` (null until over).
+        the shared ``seat``, ``players``, ``to_act``, ``turn`` (turns begun, from 1: see
+        ``view.turn_number``), ``over``, ``result`` (null until over), ``hand_sizes``, ``hand``
+        (own codes; absent for a spectator); and ``mode`` ("easy"/"hard"), ``reverse``, ``round``
+        (1..rounds), ``rounds``, ``round_size``, ``dealer``, ``leader`` (who led / leads the trick),
+        ``battleground`` (clan or null while being chosen), ``battleground_card`` (the last card
+        turned up, a code), ``revealed`` (every Battleground card turned up this round, oldest
+        first), ``leading_clan`` (clan or null), ``crowns`` (per seat), ``tricks`` (per seat, won
+        this round), ``bids`` (per seat, null until made / in Easy mode), ``trick`` (``{"seat",
+        "card", "how"}`` in play order; how is play, reveal, assassinated or discard),
+        ``divine_winner`` (seat whose Divine card wins the trick in progress, or null),
+        ``last_trick`` (``{"cards": [...], "winner"}`` of this round, or null), ``last_round``
+        (``{"round", "tie_brawl", "tricks", "bids", "gains", "last_trick_winner"}`` or null),
+        ``stack_size``, ``pending`` (what ``to_act`` is awaited for: ``{"kind", "cause"?}`` or
+        null; kind is play, bid, choose_clan, assassinate, steal or discard; cause, for a clan
+        choice, is falling_star_reveal, devil_reveal or falling_star), ``legal_moves`` (the
+        viewer's), ``tie_brawl``, ``brawl_tied``.
         """
-        pending = state["pending"]
-        shown = None
-        if pending is not None and not state["over"]:
-            shown = {"kind": pending["kind"], "seat": pending["seats"][0], "seats": list(pending["seats"])}
-            if "cause" in pending:
-                shown["cause"] = pending["cause"]
-        out = {
-            "players": state["players"],
-            "seat": seat,
-            "hand_sizes": [len(h) for h in state["hands"]],
-            "mode": state["options"]["mode"],
-            "reverse": state["options"]["reverse"],
-            "round": state["round"],
-            "rounds": state["rounds"],
-            "round_size": state["round_size"],
-            "dealer": state["dealer"],
-            "leader": state["leader"],
-            "battleground": state["battleground"],
-            "battleground_card": state["revealed"][-1] if state["revealed"] else None,
-            "revealed": list(state["revealed"]),
-            "leading_clan": self._leading_clan(state),
-            "crowns": list(state["crowns"]),
-            "tricks": list(state["tricks"]),
-            "bids": list(state["bids"]),
-            "trick": [dict(e) for e in state["trick"]],
-            "divine_winner": state["divine"],
-            "last_trick": (
-                {
-                    "cards": [dict(e) for e in state["last_trick"]["cards"]],
-                    "winner": state["last_trick"]["winner"],
-                }
-                if state["last_trick"]
-                else None
-            ),
-            "last_round": dict(state["last_round"]) if state["last_round"] else None,
-            "stack_size": len(state["stack"]),
-            "pending": shown,
-            "to_act": self.to_act(state),
-            "legal_moves": self.legal_moves(state, seat) if seat is not None else [],
-            "tie_brawl": state["tie_brawl"],
-            "brawl_tied": list(state["brawl_tied"]),
-            "over": state["over"],
-            "result": self.result(state) if state["over"] else None,
-        }
-        if seat is not None:
-            out["hand"] = list(state["hands"][seat])
-        return out
+        return views.build_view(self, state, seat)
 
     # --- the move log ------------------------------------------------------------------
 
-    def narrate(
-        self, before: State, seat: int, move: Move, after: State, names: list[str], viewer: int | None
-    ) -> list[str]:
-        return [line for event in after.get("events", []) if (line := self._line(event, names))]
+    messages = views.MESSAGES
 
-    def setup_lines(self, state: State, names: list[str]) -> list[str]:
-        """The log lines of the first deal (before any move): who deals, the Battleground card."""
-        return [line for event in state.get("events", []) if (line := self._line(event, names))]
+    def card_name(self, code: str, lang: str) -> str:
+        return views.card_name(code, lang)
 
-    def _line(self, ev: dict, names: list[str]) -> str | None:
-        kind = ev["e"]
-        who = names[ev["seat"]] if "seat" in ev else ""
-        if kind == "deal":
-            if ev["brawl"]:
-                return f"Tie brawl: {names[ev['dealer']]} deals one card to everyone"
-            cards = "1 card" if ev["size"] == 1 else f"{ev['size']} cards"
-            return f"Round {ev['round']}: {names[ev['dealer']]} deals {cards} each"
-        if kind == "reveal":
-            card = CARDS[ev["card"]]
-            what = "The Devil reveals" if ev["cause"] == "devil" else "Battleground card"
-            if card["divine"]:
-                return f"{what}: {card['name']}"
-            return f"{what}: {card['name']} (Battleground {CLAN_NAMES[card['clan']]})"
-        if kind == "robbed":
-            if ev["lost"]:
-                return f"Thief revealed: {who} returns a crown to the pile"
-            return f"Thief revealed: {who} has no crown to return"
-        if kind == "assassin_reveal":
-            return f"Assassin revealed: {who} is assassinated and plays {name(ev['card'])} at random"
-        if kind == "play":
-            return f"{who} played {name(ev['card'])}"
-        if kind == "discard":
-            return f"{who} discarded {name(ev['card'])}"
-        if kind == "bid":
-            return f"{who} bids {ev['tricks']}"
-        if kind == "clan":
-            return f"{who} chooses Battleground {CLAN_NAMES[ev['clan']]}"
-        if kind == "assassinated":
-            return f"{who} assassinates {names[ev['target']]}: {name(ev['card'])} is played at random"
-        if kind == "no_victim":
-            return f"{who}'s Assassin has nobody left to name"
-        if kind == "steal":
-            if ev["from"] is None:
-                return f"{who}'s Thief takes a crown from the pile"
-            return f"{who}'s Thief steals a crown from {names[ev['from']]}"
-        if kind == "stack_empty":
-            return f"The stack is empty: Battleground stays {CLAN_NAMES[ev['clan']]}"
-        if kind == "trick":
-            extra = " (+1 crown)" if ev["crown"] else ""
-            return f"{names[ev['winner']]} won the trick{extra}"
-        if kind == "scored":
-            parts = [f"{names[s]} +{g}" for s, g in enumerate(ev["gains"])]
-            return "Bids scored: " + ", ".join(parts)
-        if kind == "brawl":
-            return "Tie for most crowns between " + ", ".join(names[s] for s in ev["tied"]) + ": Tie brawl!"
-        if kind == "over":
-            winners = " and ".join(names[s] for s in ev["winners"])
-            return f"Game over: {winners} wins, Ruler of the Universe"
-        return None
+    def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
+        """What the move caused, in order: every card named is face up for everyone."""
+        return views.public_events(after["events"])
+
+    def can_take_back(self, before: State, seat: int, move: Move, after: State) -> bool:
+        """A clan choice after which ``seat`` acts again, with no card turned up and no random draw."""
+        return (
+            isinstance(move, dict)
+            and move.get("type") == "choose_clan"
+            and self.to_act(after) == [seat]
+            and after["draws"] == before["draws"]  # a new deal shuffles: the round went on
+        )
+
+    def setup_events(self, state: State) -> list[Event]:
+        """The first deal: who deals, the Battleground card and what its reveal does."""
+        return views.public_events(state["events"])
 
 
 GAME = CosmicCrowns()

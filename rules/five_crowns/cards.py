@@ -23,6 +23,14 @@ for _suit_index, _suit in enumerate(SUITS):
     for _label, _value in RANK_VALUE.items():
         CARDS[f"{_label}-{_suit}"] = (_value, _suit_index)
 
+ROUNDS = 11
+
+
+def wild_rank(round_number: int) -> int:
+    """Round r deals r + 2 cards and the wild rank is that number (3 ... K=13)."""
+    return round_number + 2
+
+
 JOKER_PENALTY = 50
 WILD_PENALTY = 20
 

@@ -2,8 +2,10 @@
 
 State (plain JSON)::
 
-    {"seed", "draws", "players", "options",
-     "round": 1..11, "dealer": seat, "turn": seat, "phase": "draw" | "discard" | "over",
+    {"seed", "draws", "players", "options": {"keep_taken": bool},
+     "round": 1..11, "dealer": seat, "turn": seat (whose turn it is; None once over),
+     "turns": turns begun in the game (from 1: the view's ``turn``),
+     "phase": "draw" | "discard" | "over",
      "hands": [[codes] per seat], "stock": [codes, top last], "discard": [codes, top last],
      "taken": code or None,        # the card the player to act took from the discard this turn
      "drawn": code or None,        # the card the player to act drew this turn (either pile)
@@ -12,13 +14,19 @@ State (plain JSON)::
      "log": [public events of this round, in order: {"act": "turn_up" | "draw" | "take" |
              "discard" | "go_out" | "rebuild", "seat": seat (not for turn_up, rebuild),
              "card": code (turn_up, take, discard, go_out)}] (so in a dump; a state may hold it
-             as a shared chain, see ``_record``: read it with ``round_log(state)``),
+             as a shared chain, see ``log.record``: read it with ``log.round_log(state)``),
      "scores": [running totals], "sheet": [[penalty per seat] per finished round],
      "last_round": None or {"round", "wild_rank", "went_out", "laid": [per seat arrangement]}}
 
+The turn: « prendre une carte du dessus de la pioche ou du dessus de la défausse, puis rejette une
+sur la défausse » (rulebook 004), with no restriction: the card just taken from the discard (or
+its twin) may be thrown back, also to go out. The house rule ``{"keep_taken": true}`` forbids
+that, unless every card in hand has that code.
+
+No move can be taken back (``takeback_moves`` is empty): a draw from the stock shows the drawer a
+card, taking the discard shows everyone the card in that hand, and a discard ends the turn.
+
 Readings chosen where the rulebook and RULINGS are silent (also on the rules page):
-- A card taken from the discard may not be discarded again in the same turn (as at most
-  tables: it would be a pass), unless every card in hand has that code.
 - The stock is rebuilt from the discard (all but its top card, shuffled) as soon as it is
   empty. If a player must draw and neither pile has a card, the round ends at once and every
   hand is scored as it stands (the app lays the best melds). With 116 cards and at most 8
@@ -29,52 +37,18 @@ Readings chosen where the rulebook and RULINGS are silent (also on the rules pag
 
 from __future__ import annotations
 
-import copy
 import json
 
-from rules.core import BaseGame, IllegalMove, require, shuffle
-from rules.five_crowns import cards as deck
-from rules.five_crowns.cards import card_name, full_deck, is_card, rank_name, sort_key
-from rules.five_crowns.melds import arrange, go_out_arrangement, go_out_cards
+from rules.core import BaseGame, Event, IllegalMove, require, shuffle
+from rules.five_crowns import view as views
+from rules.five_crowns.cards import ROUNDS, full_deck, is_card, sort_key, wild_rank
+from rules.five_crowns.log import record, round_log
+from rules.five_crowns.melds import arrange, go_out_cards
 
-ROUNDS = 11
 SOURCES = ("stock", "discard")
+KEPT = "House rule: you may not throw back the card you just took from the discard."
 
-
-# The round's log only grows, and a long round holds a thousand events: a move must neither copy
-# nor change it (the state it was applied to keeps its own log). In a state the log is a list of
-# events (as ``dump`` writes it and ``load`` or a test may leave it), or, once a move has added to it,
-# a persistent chain ``(older, chunk)``: ``chunk`` a tuple of up to LOG_CHUNK events, ``older`` the
-# chain before it (None, or a list of events). An event is added by copying ``chunk`` only, so
-# states share their history; ``round_log`` reads it back as a list.
-LOG_CHUNK = 32
-
-
-def _record(state: dict, event: dict) -> None:
-    """Add a public event to the round's log (states saved before the log existed start one)."""
-    log = state.get("log")
-    if isinstance(log, tuple) and len(log[1]) < LOG_CHUNK:
-        state["log"] = (log[0], (*log[1], event))
-    else:
-        state["log"] = (log or None, (event,))
-
-
-def round_log(state: dict) -> list[dict]:
-    """The round's public events in order (the log of any state: a list or a chain)."""
-    chunks = []
-    log = state.get("log")
-    while isinstance(log, tuple):
-        log, chunk = log
-        chunks.append(chunk)
-    events = list(log or [])
-    for chunk in reversed(chunks):
-        events.extend(chunk)
-    return events
-
-
-def wild_rank(round_number: int) -> int:
-    """Round r deals r + 2 cards and the wild rank is that number (3 ... K=13)."""
-    return round_number + 2
+__all__ = ["GAME", "FiveCrowns", "round_log", "wild_rank"]
 
 
 class FiveCrowns(BaseGame):
@@ -83,7 +57,13 @@ class FiveCrowns(BaseGame):
     low_score_wins = True  # penalty totals: the lowest wins
     min_players = 2
     max_players = 8
-    options: dict = {}
+    options = {
+        "keep_taken": {
+            "type": "bool",
+            "default": False,
+            "label": "House rule: a card taken from the discard may not be thrown back that turn",
+        },
+    }
 
     # --- set-up and rounds ------------------------------------------------------------
 
@@ -94,6 +74,7 @@ class FiveCrowns(BaseGame):
                 "round": 0,
                 "dealer": n - 1,
                 "turn": 0,
+                "turns": 0,
                 "phase": "draw",
                 "hands": [[] for _ in range(n)],
                 "stock": [],
@@ -127,6 +108,7 @@ class FiveCrowns(BaseGame):
         state["log"] = [{"act": "turn_up", "card": state["discard"][0]}]
         state["stock"] = cards
         state["turn"] = (state["dealer"] + 1) % n
+        state["turns"] += 1
         state["phase"] = "draw"
         state["taken"] = None
         state["drawn"] = None
@@ -140,7 +122,7 @@ class FiveCrowns(BaseGame):
         top = state["discard"].pop()
         state["stock"] = shuffle(state, state["discard"])
         state["discard"] = [top]
-        _record(state, {"act": "rebuild"})
+        record(state, {"act": "rebuild"})
         return True
 
     def _score_round(self, state: dict) -> None:
@@ -173,11 +155,12 @@ class FiveCrowns(BaseGame):
     def to_act(self, state: dict) -> list[int]:
         return [] if self.is_over(state) else [state["turn"]]
 
-    def _discardable(self, state: dict, hand: list[str]) -> list[str]:
-        """Distinct codes the player may discard (not the card just taken from the discard)."""
+    def discardable(self, state: dict, hand: list[str]) -> list[str]:
+        """Distinct codes the player may discard: any, but with the house rule ``keep_taken`` not
+        the card just taken from the discard (unless the hand holds nothing else)."""
         codes = list(dict.fromkeys(hand))
         taken = state["taken"]
-        if taken is not None and any(code != taken for code in codes):
+        if state["options"]["keep_taken"] and taken is not None and any(code != taken for code in codes):
             codes.remove(taken)
         return codes
 
@@ -194,7 +177,7 @@ class FiveCrowns(BaseGame):
                 moves.append({"type": "end_round"})
             return moves
         hand = state["hands"][seat]
-        codes = self._discardable(state, hand)
+        codes = self.discardable(state, hand)
         out = set(go_out_cards(hand, wild_rank(state["round"])))
         moves = [{"type": "discard", "card": code} for code in codes]
         moves += [{"type": "go_out", "card": code} for code in codes if code in out]
@@ -232,10 +215,7 @@ class FiveCrowns(BaseGame):
         require(is_card(card), "Name a card to discard.")
         hand = state["hands"][seat]
         require(card in hand, "That card is not in your hand.")
-        require(
-            card in self._discardable(state, hand),
-            "You may not discard the card you just took from the discard.",
-        )
+        require(card in self.discardable(state, hand), KEPT)
         if kind == "go_out":
             require(
                 card in go_out_cards(hand, wild_rank(state["round"])),
@@ -255,7 +235,7 @@ class FiveCrowns(BaseGame):
             hand.sort(key=sort_key)
             state["taken"] = card if move["source"] == "discard" else None
             state["drawn"] = card
-            _record(
+            record(
                 state,
                 {"act": "take", "seat": seat, "card": card}
                 if state["taken"]
@@ -267,7 +247,7 @@ class FiveCrowns(BaseGame):
         card = move["card"]
         state["hands"][seat].remove(card)
         state["discard"].append(card)
-        _record(state, {"act": kind, "seat": seat, "card": card})
+        record(state, {"act": kind, "seat": seat, "card": card})
         state["taken"] = None
         state["drawn"] = None
         n = state["players"]
@@ -280,6 +260,7 @@ class FiveCrowns(BaseGame):
             self._score_round(state)
             return
         state["turn"] = state["final_turns"][0] if state["went_out"] is not None else (seat + 1) % n
+        state["turns"] += 1
         state["phase"] = "draw"
         self._refill(state)
 
@@ -288,16 +269,18 @@ class FiveCrowns(BaseGame):
     def view(self, state: dict, seat: int | None) -> dict:
         """What ``seat`` may know (None: a spectator). Keys:
 
-        - ``hand`` (own codes, sorted by suit then rank; not for a spectator),
-          ``drawn`` (the card the viewer drew this turn, else null; not for a spectator),
+        - the shared ``seat``, ``players``, ``to_act``, ``turn`` (turns begun in the game, from 1;
+          a turn is one seat's draw and discard), ``over`` (bool), ``result`` (null until over),
+          ``hand_sizes`` (per seat), and ``hand`` (own codes, sorted by suit then rank; not for a
+          spectator)
+        - ``drawn`` (the card the viewer drew this turn, else null; not for a spectator),
           ``go_out`` (null, or a way for the viewer to go out now: ``{"discard": code,
           "melds": [{"kind": "run" | "book", "cards": [codes]}]}``; not for a spectator)
-        - ``players``, ``round`` (1..11), ``rounds`` (11), ``wild_rank`` (3..13),
-          ``wild_label`` ("3".."10", "J", "Q", "K"), ``dealer``, ``turn`` (seat or null),
-          ``phase`` ("draw" | "discard" | "over")
-        - ``hand_sizes`` (per seat), ``stock_size``, ``discard_size``, ``discard_top``
-          (code or null), ``taken_from_discard`` (the code the player to act took from the
-          discard this turn, public, else null)
+        - ``round`` (1..11), ``rounds`` (11), ``wild_rank`` (3..13), ``wild_label`` ("3".."10",
+          "J", "Q", "K"), ``dealer``, ``phase`` ("draw" | "discard" | "over")
+        - ``stock_size``, ``discard_size``, ``discard_top`` (code or null), ``taken_from_discard``
+          (the code the player to act took from the discard this turn, public, else null),
+          ``keep_taken`` (the house rule is on)
         - ``round_log``: this round's public events in order, each ``{"act", "seat", "card"}``:
           ``turn_up`` (the card turned up at the deal; no seat), ``draw`` (a seat drew from the
           stock; no card), ``take`` (a seat took ``card`` from the discard), ``discard`` and
@@ -308,47 +291,17 @@ class FiveCrowns(BaseGame):
         - ``scores`` (running totals), ``sheet`` (per finished round, the penalties per seat)
         - ``last_round``: null, or ``{"round", "wild_rank", "went_out", "laid": [per seat
           {"melds": [{"kind", "cards"}], "leftover": [codes], "penalty": n}]}``
-        - ``over`` (bool), ``winners`` (seats; [] until over)
+        - ``winners`` (seats; [] until over)
         """
-        wild = wild_rank(state["round"])
-        over = self.is_over(state)
-        out = {
-            "players": state["players"],
-            "round": state["round"],
-            "rounds": ROUNDS,
-            "wild_rank": wild,
-            "wild_label": deck.RANK_LABEL[wild],
-            "dealer": state["dealer"],
-            "turn": None if over else state["turn"],
-            "phase": state["phase"],
-            "hand_sizes": [len(hand) for hand in state["hands"]],
-            "stock_size": len(state["stock"]),
-            "discard_size": len(state["discard"]),
-            "discard_top": state["discard"][-1] if state["discard"] else None,
-            "taken_from_discard": state["taken"],
-            "round_log": [dict(event) for event in round_log(state)],
-            "went_out": state["went_out"],
-            "final_turns": list(state["final_turns"]),
-            "scores": list(state["scores"]),
-            "sheet": [list(row) for row in state["sheet"]],
-            "last_round": copy.deepcopy(state["last_round"]),
-            "over": over,
-            "winners": self.result(state)["winners"] if over else [],
-        }
-        if seat is not None and 0 <= seat < state["players"]:
-            mine = seat == state["turn"] and not over
-            out["hand"] = list(state["hands"][seat])
-            out["drawn"] = state["drawn"] if mine else None
-            out["go_out"] = None
-            if mine and state["phase"] == "discard":
-                hand = state["hands"][seat]
-                out["go_out"] = go_out_arrangement(hand, wild, self._discardable(state, hand))
-        return out
+        return views.build_view(self, state, seat)
 
     def preview(self, state: dict, seat: int, move: dict) -> dict | None:
         """What a legal ``go_out`` move would lay: ``{"discard": code, "melds": [{"kind",
-        "cards"}]}`` (the best melds of the rest of the hand); None for any other move."""
-        if move.get("type") != "go_out" or seat not in self.to_act(state) or state["phase"] != "discard":
+        "cards"}]}`` (the best melds of the rest of the hand); None for any other move, or
+        anything that is not a legal move now."""
+        if not isinstance(move, dict) or move.get("type") != "go_out" or seat not in self.to_act(state):
+            return None
+        if state["phase"] != "discard":
             return None
         try:
             self._check(state, seat, move)
@@ -363,48 +316,29 @@ class FiveCrowns(BaseGame):
         low = min(scores)
         return {"scores": scores, "winners": [s for s, total in enumerate(scores) if total == low]}
 
+    def load(self, data: dict) -> dict:
+        """A state from ``dump``; one saved before the turn counter and the house rule existed
+        counts the turns begun in its round (from its log) and plays by the rulebook."""
+        state = super().load(data)
+        state["options"].setdefault("keep_taken", False)
+        if "turns" not in state:
+            taken = sum(event["act"] in ("draw", "take") for event in round_log(state))
+            state["turns"] = taken + (state["phase"] == "draw")
+        return state
+
     # --- the move log -------------------------------------------------------------------
 
-    def narrate(
-        self, before: dict, seat: int, move: dict, after: dict, names: list[str], viewer: int | None
-    ) -> list[str]:
-        who = names[seat]
-        kind = move.get("type")
-        lines = []
-        if kind == "draw" and move.get("source") == "stock":
-            card = after["drawn"]
-            lines.append(
-                f"{who} drew {card_name(card)} from the stock"
-                if viewer == seat
-                else f"{who} drew from the stock"
-            )
-        elif kind == "draw":
-            lines.append(f"{who} took {card_name(before['discard'][-1])} from the discard")
-        elif kind == "discard":
-            lines.append(f"{who} discarded {card_name(move['card'])}")
-        elif kind == "go_out":
-            lines.append(f"{who} went out, discarding {card_name(move['card'])}")
-            if before["went_out"] is None and before["players"] > 1:
-                lines.append("Everyone else plays one last turn")
-        elif kind == "end_round":
-            lines.append("Both piles are empty: the round ends")
-        if after["round"] == before["round"] and after["draws"] > before["draws"]:
-            lines.append("The discard was shuffled into a new stock")
-        if len(after["sheet"]) > len(before["sheet"]):
-            penalties = after["sheet"][-1]
-            scored = ", ".join(f"{names[s]} {p}" for s, p in enumerate(penalties))
-            lines.append(f"Round {before['round']} scored: {scored}")
-            if self.is_over(after):
-                winners = self.result(after)["winners"]
-                low = after["scores"][winners[0]]
-                lines.append(f"Game over: {' and '.join(names[s] for s in winners)} won with {low} points")
-            else:
-                wild = wild_rank(after["round"])
-                lines.append(
-                    f"New round {after['round']}: {after['round'] + 2} cards, {rank_name(wild)}s are wild, "
-                    f"{names[after['dealer']]} deals"
-                )
-        return lines
+    messages = views.MESSAGES
+
+    def card_name(self, code: str, lang: str) -> str:
+        return views.card_name(code, lang)
+
+    def events(self, before: dict, seat: int, move: dict, after: dict) -> list[Event]:
+        return views.move_events(self, before, seat, move, after)
+
+    def setup_events(self, state: dict) -> list[Event]:
+        """The first deal: the round's size and wild rank, the dealer, the card turned up."""
+        return [views.deal_event(state)]
 
 
 GAME = FiveCrowns()

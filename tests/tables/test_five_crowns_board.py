@@ -114,10 +114,8 @@ def test_the_moves_offered_are_exactly_the_legal_moves(three, client_for):
                 seen.add(state["phase"])
                 if state["phase"] == "draw":
                     assert 'class="pile-button playable"' in page
-                else:  # one discard button per card in hand, none on the piles
-                    assert len([m for m in posted if m["type"] == "discard"]) == len(state["hands"][seat]) - (
-                        state["hands"][seat].count(state["taken"]) if state["taken"] else 0
-                    )
+                else:  # one discard button per card in hand (the one just taken too), none on the piles
+                    assert len([m for m in posted if m["type"] == "discard"]) == len(state["hands"][seat])
                     assert 'class="pile-button playable"' not in page
             else:
                 assert "playable" not in page
@@ -139,6 +137,27 @@ def test_the_wild_rank_shows_at_a_glance_and_marks_the_wild_cards(three, client_
     assert re.search(r'class="fc-card suit-joker wild[^"]*" data-card="joker"', page)
     assert re.search(r'class="fc-card suit-club" data-card="8-club"', page)
     assert page.count('class="fc-wild-badge"') >= 2
+
+
+def test_the_board_shows_the_house_rule_only_when_the_table_plays_it(started_table, alice, bob, client_for):
+    plain = started_table("five_crowns", [alice, bob])
+    assert "House rule" not in page_of(client_for(alice), plain)
+    house = started_table("five_crowns", [alice, bob], options={"keep_taken": True})
+    for user in (alice, bob):
+        page = page_of(client_for(user), house)
+        assert f'id="table-{house.pk}-house-rule"' in page
+        assert "House rule: a card taken from the discard stays in hand that turn" in page
+
+
+def test_the_new_table_form_offers_the_house_rule_off_by_default(alice, client_for):
+    c = client_for(alice)
+    form = c.get("/games/five_crowns/new/").content.decode()
+    assert "House rule: a card taken from the discard may not be thrown back that turn" in form
+    assert 'name="keep_taken"' in form
+    c.post("/games/five_crowns/new/", {"players": "2", "keep_taken": "on"})
+    c.post("/games/five_crowns/new/", {"players": "2"})
+    made = Table.objects.filter(game="five_crowns").order_by("pk")
+    assert [t.options for t in made] == [{"keep_taken": True}, {"keep_taken": False}]
 
 
 def go_out_position(table):

@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 from rules.bots import five_crowns
-from rules.five_crowns import GAME
+from rules.five_crowns import GAME, sampling
 from rules.five_crowns.cards import full_deck
 from rules.five_crowns.melds import min_penalty, min_penalty_after_drops
 from tests.rules.five_crowns.brute import brute_min_penalty
@@ -131,15 +131,15 @@ def test_it_reads_the_discard_pile_and_the_cards_a_rival_took_from_the_round_log
     gone = next(c for c in state["hands"][rival] if c != mine)
     state = GAME.apply(state, rival, {"type": "discard", "card": gone})
     view = GAME.view(state, me)
-    pile, known = five_crowns.public(view)
+    pile, known = sampling.public(view)
     assert pile == state["discard"] and len(pile) == 2  # the turned-up card, then the rival's discard
     assert known[rival] == {mine: 1} and not known[me]
-    hidden = five_crowns.unseen(view, me)
+    hidden = sampling.unseen(view, me)
     assert len(hidden) == 116 - len(view["hand"]) - 2 - 1
     for _ in range(5):
-        det = five_crowns.determinize(view, random.Random(_), me)
+        det = sampling.determinize(view, random.Random(_), me)
         assert det["discard"] == state["discard"] and mine in det["hands"][rival]
     # A view without a log (a game saved before it existed) falls back to the top card alone.
     view["round_log"] = []
-    assert five_crowns.public(view)[0] is None
-    assert len(five_crowns.unseen(view, me)) == 116 - len(view["hand"]) - 1
+    assert sampling.public(view)[0] is None
+    assert len(sampling.unseen(view, me)) == 116 - len(view["hand"]) - 1

@@ -22,7 +22,9 @@ def test_a_divine_lead_leaves_no_leading_clan_and_the_others_discard_at_once():
     assert view["leading_clan"] is None
     assert view["divine_winner"] == 0
     assert GAME.to_act(state) == [1, 2]
-    assert view["pending"] == {"kind": "discard", "seat": 1, "seats": [1, 2]}
+    assert view["pending"] == {"kind": "discard"}
+    assert view["to_act"] == [1, 2]
+    assert view["turn"] == 3, "the Devil's turn, then both discards have begun"
 
 
 def test_discards_are_free_of_the_follow_rule():
@@ -88,12 +90,7 @@ def test_a_divine_may_only_be_played_when_you_cannot_follow():
 def test_the_falling_star_player_chooses_the_clan_before_the_others_discard():
     state = play(falling_star_second(), (0, "eagle-5"), (1, "falling-star-1"))
     assert GAME.to_act(state) == [1]
-    assert GAME.view(state, 0)["pending"] == {
-        "kind": "choose_clan",
-        "seat": 1,
-        "seats": [1],
-        "cause": "falling_star",
-    }
+    assert GAME.view(state, 0)["pending"] == {"kind": "choose_clan", "cause": "falling_star"}
     assert len(GAME.legal_moves(state, 1)) == 4
     with pytest.raises(IllegalMove, match="not your turn"):
         GAME.apply(state, 2, {"type": "discard", "card": "frog-10"})

@@ -15,7 +15,8 @@ def test_a_falling_star_reveal_lets_the_dealer_choose_then_lead():
     view = GAME.view(state, 0)
     assert view["battleground"] is None
     assert view["battleground_card"] == "falling-star-1"
-    assert view["pending"] == {"kind": "choose_clan", "seat": 1, "seats": [1], "cause": "falling_star_reveal"}
+    assert view["pending"] == {"kind": "choose_clan", "cause": "falling_star_reveal"}
+    assert view["to_act"] == [1]
     assert GAME.to_act(state) == [1]
     state = play(state, (1, {"type": "choose_clan", "clan": "frog"}))
     assert state["battleground"] == "frog"

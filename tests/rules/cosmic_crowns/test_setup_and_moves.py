@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import IllegalMove
+from rules.core import narrate
 from rules.cosmic_crowns import CARDS, DECK, GAME, catalog
-from rules.cosmic_crowns.engine import round_sizes
+from rules.cosmic_crowns.cards import round_sizes
 
 from .helpers import assert_conserved, assert_no_leak, build, play
 
@@ -202,7 +203,7 @@ def test_the_view_has_every_documented_key():
     for key in (
         "players seat hand hand_sizes mode reverse round rounds round_size dealer leader battleground "
         "battleground_card revealed leading_clan crowns tricks bids trick divine_winner last_trick "
-        "last_round stack_size pending to_act legal_moves tie_brawl brawl_tied over result"
+        "last_round stack_size pending to_act turn legal_moves tie_brawl brawl_tied over result"
     ).split():
         assert key in view, key
     json.dumps(view)
@@ -248,34 +249,18 @@ def test_the_move_log_narrates_a_new_round_and_the_end():
     assert GAME.narrate(end, 1, {}, end, names, 0)[-1] == "Game over: bob wins, Ruler of the Universe"
 
 
-def test_the_move_log_narrates_specials():
-    names = ["alice", "bob", "carol"]
-    state = build(
-        [["eagle-thief", "eagle-2"], ["frog-3", "frog-4"], ["dog-4", "dog-5"]],
-        top="raptor-2",
-        crowns=[0, 2, 1],
-    )
-    state = play(state, (0, "eagle-thief"))
-    after = play(state, (0, {"type": "steal", "from": 2}))
-    assert GAME.narrate(state, 0, {}, after, names, 1) == ["alice's Thief steals a crown from carol"]
-    state = build(
-        [["devil-1", "eagle-2"], ["frog-3", "frog-4"], ["dog-4", "dog-5"]], top="raptor-2", stack=("frog-9",)
-    )
-    after = play(state, (0, "devil-1"))
-    assert GAME.narrate(state, 0, {}, after, names, 1) == [
-        "alice played Devil",
-        "The Devil reveals: Frog 9 (Battleground Frog)",
-    ]
-
-
-def test_public_moves_are_shown_unchanged_since_every_card_is_played_face_up():
-    move = {"type": "discard", "card": "eagle-5"}
-    assert GAME.public_move(move, 0, 1) == move
-
-
 def test_the_first_deal_has_its_own_log_lines():
     state = build([["eagle-5"], ["frog-10"]], top="dog-3")
-    assert GAME.setup_lines(state, ["alice", "bob"]) == [
+    events = GAME.setup_events(state)
+    assert events == [
+        {"kind": "deal", "seat": 0, "round": 1, "size": 1},
+        {"kind": "battleground_card", "card": "dog-3", "clan": "dog"},
+    ]
+    assert narrate(GAME, events, ["alice", "bob"], None) == [
         "Round 1: alice deals 1 card each",
         "Battleground card: Dog 3 (Battleground Dog)",
+    ]
+    assert narrate(GAME, events, ["alice", "bob"], 1, "fr") == [
+        "Manche 1 : alice distribue 1 carte à chacun",
+        "Carte du Champ de Bataille : Chien 3 (Champ de Bataille Chien)",
     ]

@@ -19,7 +19,9 @@ def three_players(top="dog-2"):
 def test_the_dealer_leads_the_first_trick():
     state = three_players()
     assert GAME.to_act(state) == [0]
-    assert GAME.view(state, 0)["pending"] == {"kind": "play", "seat": 0, "seats": [0]}
+    view = GAME.view(state, 0)
+    assert view["pending"] == {"kind": "play"}
+    assert view["to_act"] == [0] and view["turn"] == 1
 
 
 def test_the_turned_up_card_sets_the_battleground_clan():

@@ -15,10 +15,10 @@ DECK = Counter(full_deck())
 
 
 def crafted(
-    players: int = 3, hands=None, stock=None, discard=None, turn=None, round_number=1, seed=5
+    players: int = 3, hands=None, stock=None, discard=None, turn=None, round_number=1, seed=5, options=None
 ) -> dict:
     """A fresh game with some hands and piles set by hand (cards are not conserved)."""
-    state = GAME.setup(players=players, seed=seed)
+    state = GAME.setup(players=players, seed=seed, options=options)
     state["round"] = round_number
     state["dealer"] = (round_number - 1) % players
     state["turn"] = (state["dealer"] + 1) % players if turn is None else turn

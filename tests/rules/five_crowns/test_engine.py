@@ -9,6 +9,7 @@ import pytest
 
 from rules import IllegalMove
 from rules.five_crowns import GAME
+from rules.five_crowns.cards import card_name
 from rules.five_crowns.engine import round_log, wild_rank
 from tests.rules.five_crowns.helpers import assert_conserved, assert_no_leak, crafted
 
@@ -24,7 +25,13 @@ def play(state, seat, move):
 
 def test_it_describes_itself():
     assert (GAME.slug, GAME.title, GAME.min_players, GAME.max_players) == ("five_crowns", "Five Crowns", 2, 8)
-    assert GAME.options == {}
+    assert GAME.options == {
+        "keep_taken": {
+            "type": "bool",
+            "default": False,
+            "label": "House rule: a card taken from the discard may not be thrown back that turn",
+        }
+    }
 
 
 @pytest.mark.parametrize("players", range(2, 9))
@@ -35,14 +42,9 @@ def test_it_deals_three_cards_each_and_turns_one_up_in_round_one(players):
     assert len(state["discard"]) == 1
     assert len(state["stock"]) == 116 - 3 * players - 1
     view = GAME.view(state, 0)
-    assert (view["round"], view["wild_rank"], view["dealer"], view["turn"], view["phase"]) == (
-        1,
-        3,
-        0,
-        1,
-        "draw",
-    )
-    assert GAME.to_act(state) == [1]
+    assert (view["round"], view["wild_rank"], view["dealer"], view["phase"]) == (1, 3, 0, "draw")
+    assert view["to_act"] == GAME.to_act(state) == [1]
+    assert view["turn"] == 1, "the first turn has begun"
 
 
 def test_it_refuses_bad_player_counts_and_options():
@@ -89,29 +91,72 @@ def test_it_lets_a_player_take_the_discard_top():
     assert GAME.view(state, 0)["taken_from_discard"] == "8-heart"
 
 
-def test_it_refuses_discarding_the_card_just_taken_from_the_discard():
+def test_it_lets_a_player_throw_back_the_card_just_taken_from_the_discard():
+    """Rulebook 004: « Chaque joueur commence par prendre une carte du dessus de la pioche ou du dessus
+    de la défausse, puis rejette une sur la défausse » — any card, the one just taken included."""
     state = crafted(
         hands=[[], ["5-heart", "9-club", "K-spade"], []], stock=["Q-club"], discard=["7-star", "8-heart"]
     )
     state = play(state, 1, {"type": "draw", "source": "discard"})
-    assert {"type": "discard", "card": "8-heart"} not in GAME.legal_moves(state, 1)
-    with pytest.raises(IllegalMove, match="just took"):
-        play(state, 1, {"type": "discard", "card": "8-heart"})
+    assert {"type": "discard", "card": "8-heart"} in GAME.legal_moves(state, 1)
+    state = play(state, 1, {"type": "discard", "card": "8-heart"})
+    assert state["discard"] == ["7-star", "8-heart"] and state["hands"][1] == ["5-heart", "9-club", "K-spade"]
 
 
-def test_it_refuses_discarding_the_twin_of_the_card_just_taken():
+def test_a_hand_that_already_melds_takes_the_discard_and_goes_out_by_throwing_it_back():
+    """Rulebook 004: « Après avoir pris une carte de la pioche ou de la défausse, si un joueur peut
+    organiser toutes les cartes de sa main en suites ou familles, tout en gardant une carte à
+    rejeter, il étale ses combinaisons sur la table et rejette une carte sur la défausse »."""
     state = crafted(
-        hands=[[], ["8-heart", "9-club", "K-spade"], []], stock=["Q-club"], discard=["7-star", "8-heart"]
+        hands=[[], ["5-heart", "6-heart", "7-heart"], []], stock=["Q-club"], discard=["7-star", "K-spade"]
     )
     state = play(state, 1, {"type": "draw", "source": "discard"})
-    with pytest.raises(IllegalMove):
-        play(state, 1, {"type": "discard", "card": "8-heart"})
+    assert GAME.legal_moves(state, 1)[-1] == {"type": "go_out", "card": "K-spade"}
+    assert GAME.view(state, 1)["go_out"]["discard"] == "K-spade"
+    state = play(state, 1, {"type": "go_out", "card": "K-spade"})
+    assert state["went_out"] == 1 and state["discard"][-1] == "K-spade"
 
 
-def test_it_lets_a_hand_of_only_that_card_discard_it():
-    state = crafted(hands=[[], ["joker"] * 3, []], stock=["Q-club"], discard=["7-star", "joker"])
+def test_the_house_rule_refuses_throwing_back_the_card_just_taken_with_a_clear_message():
+    state = crafted(
+        hands=[[], ["5-heart", "6-heart", "7-heart"], []],
+        stock=["Q-club"],
+        discard=["7-star", "K-spade"],
+        options={"keep_taken": True},
+    )
+    state = play(state, 1, {"type": "draw", "source": "discard"})
+    assert GAME.view(state, 1)["keep_taken"] is True
+    assert GAME.view(state, 1)["go_out"] is None, "the only way out is throwing back the King"
+    for kind in ("discard", "go_out"):
+        assert {"type": kind, "card": "K-spade"} not in GAME.legal_moves(state, 1)
+        with pytest.raises(IllegalMove, match="House rule: you may not throw back the card you just took"):
+            play(state, 1, {"type": kind, "card": "K-spade"})
+
+
+def test_the_house_rule_refuses_the_twin_of_the_card_just_taken():
+    hands = [[], ["K-spade", "9-club", "5-heart"], []]
+    state = crafted(hands=hands, stock=["Q-club"], discard=["K-spade"], options={"keep_taken": True})
+    state = play(state, 1, {"type": "draw", "source": "discard"})
+    assert state["hands"][1].count("K-spade") == 2
+    with pytest.raises(IllegalMove, match="House rule"):
+        play(state, 1, {"type": "discard", "card": "K-spade"})
+
+
+def test_the_house_rule_lets_a_hand_of_only_that_card_discard_it():
+    state = crafted(
+        hands=[[], ["joker"] * 3, []],
+        stock=["Q-club"],
+        discard=["7-star", "joker"],
+        options={"keep_taken": True},
+    )
     state = play(state, 1, {"type": "draw", "source": "discard"})
     assert {"type": "discard", "card": "joker"} in GAME.legal_moves(state, 1)
+
+
+def test_the_house_rule_is_a_true_or_false_option():
+    assert GAME.setup(players=2, seed=1)["options"] == {"keep_taken": False}
+    with pytest.raises(ValueError, match="keep_taken"):
+        GAME.setup(players=2, seed=1, options={"keep_taken": "yes"})
 
 
 def test_it_allows_discarding_a_card_drawn_from_the_stock():
@@ -218,7 +263,8 @@ def test_it_lets_a_player_go_out_on_the_very_first_turn():
     assert "go_out" not in GAME.view(state, None)
     state = play(state, 1, {"type": "go_out", "card": "Q-diamond"})
     view = GAME.view(state, 0)
-    assert view["went_out"] == 1 and view["final_turns"] == [2, 0] and view["turn"] == 2
+    assert view["went_out"] == 1 and view["final_turns"] == [2, 0] and view["to_act"] == [2]
+    assert view["turn"] == 2, "seat 1's turn was the first; seat 2's has begun"
 
 
 def test_it_previews_what_each_way_of_going_out_would_lay():
@@ -294,19 +340,23 @@ def test_it_gives_every_other_player_exactly_one_more_turn_then_scores():
     }
     # The next round started by itself: 4 cards, 4s wild, seat 1 deals, seat 2 starts.
     view = GAME.view(state, 0)
-    assert (view["round"], view["wild_rank"], view["dealer"], view["turn"], view["phase"]) == (
+    assert (view["round"], view["wild_rank"], view["dealer"], view["to_act"], view["phase"]) == (
         2,
         4,
         1,
-        2,
+        [2],
         "draw",
     )
+    assert view["turn"] == 4, "three turns in round 1 (seats 1, 2, 0), then round 2's first"
     assert view["hand_sizes"] == [4, 4, 4] and view["went_out"] is None and view["final_turns"] == []
     assert_conserved(state)
     lines = GAME.narrate(before, 0, {"type": "discard", "card": "9-star"}, state, NAMES, None)
     assert lines[0] == "alice discarded 9 of stars"
     assert lines[1] == "Round 1 scored: alice 30, bob 0, carol 0"
-    assert lines[2] == "New round 2: 4 cards, 4s are wild, bob deals"
+    assert (
+        lines[2]
+        == f"Round 2: 4 cards each, 4s are wild; bob deals and turns up {card_name(state['discard'][0])}"
+    )
 
 
 def test_it_lets_a_player_in_the_last_turns_lay_everything_without_changing_who_went_out():
@@ -357,7 +407,8 @@ def test_it_ends_the_game_after_eleven_rounds_and_lowest_total_wins_ties_share()
         "scores": state["scores"],
         "winners": [s for s in range(3) if state["scores"][s] == min(state["scores"])],
     }
-    assert GAME.view(state, 0)["over"] is True and GAME.view(state, 0)["turn"] is None
+    assert GAME.view(state, 0)["over"] is True and GAME.view(state, 0)["to_act"] == []
+    assert GAME.view(state, 0)["result"] == GAME.result(state)
     assert GAME.legal_moves(state, 0) == []
     with pytest.raises(IllegalMove, match="over"):
         play(state, 0, {"type": "draw", "source": "stock"})
@@ -450,9 +501,10 @@ def test_it_shows_each_seat_only_its_own_hand():
 def test_it_keeps_the_documented_view_keys():
     state = GAME.setup(players=3, seed=9)
     keys = {
-        "players", "round", "rounds", "wild_rank", "wild_label", "dealer", "turn", "phase", "hand_sizes",
-        "stock_size", "discard_size", "discard_top", "taken_from_discard", "round_log", "went_out", "final_turns",
-        "scores", "sheet", "last_round", "over", "winners",
+        "seat", "players", "to_act", "turn", "over", "result", "hand_sizes",
+        "round", "rounds", "wild_rank", "wild_label", "dealer", "phase",
+        "stock_size", "discard_size", "discard_top", "taken_from_discard", "keep_taken", "round_log", "went_out",
+        "final_turns", "scores", "sheet", "last_round", "winners",
     }  # fmt: skip
     assert set(GAME.view(state, None)) == keys
     assert set(GAME.view(state, 0)) == keys | {"hand", "drawn", "go_out"}
@@ -468,7 +520,8 @@ def test_it_tells_only_the_drawer_which_card_came_from_the_stock():
     assert GAME.narrate(state, 1, move, after, NAMES, 1) == ["bob drew Jack of clubs from the stock"]
     assert GAME.narrate(state, 1, move, after, NAMES, 0) == ["bob drew from the stock"]
     assert GAME.narrate(state, 1, move, after, NAMES, None) == ["bob drew from the stock"]
-    assert GAME.public_move(move, 1, 0) == move
+    assert GAME.narrate(state, 1, move, after, NAMES, 1, "fr") == ["bob prend Valet de Trèfles de la pioche"]
+    assert GAME.narrate(state, 1, move, after, NAMES, 2, "fr") == ["bob prend une carte de la pioche"]
 
 
 def test_it_narrates_taking_the_discard_and_going_out():
@@ -477,9 +530,7 @@ def test_it_narrates_taking_the_discard_and_going_out():
     assert GAME.narrate(state, 1, {"type": "draw", "source": "discard"}, after, NAMES, 0) == [
         "bob took King of hearts from the discard"
     ]
-    state, after = after, None
-    state["taken"] = None  # pretend it came from the stock, so it may be discarded
-    after = play(state, 1, {"type": "go_out", "card": "K-heart"})
+    state, after = after, play(after, 1, {"type": "go_out", "card": "K-heart"})
     assert GAME.narrate(state, 1, {"type": "go_out", "card": "K-heart"}, after, NAMES, 2) == [
         "bob went out, discarding King of hearts",
         "Everyone else plays one last turn",
@@ -544,6 +595,21 @@ def test_it_logs_each_rounds_public_events_and_nothing_else(players):
         elif "card" in event:
             pile.append(event["card"])
     assert pile == state["discard"]
+
+
+def test_it_loads_a_state_saved_before_the_turn_counter_and_the_house_rule_existed():
+    state = GAME.setup(players=3, seed=3)
+    for move in ({"type": "draw", "source": "stock"}, {"type": "discard", "card": None}):
+        seat = state["turn"]
+        if move["type"] == "discard":
+            move = {"type": "discard", "card": state["hands"][seat][0]}
+        state = play(state, seat, move)
+    old = GAME.dump(state)
+    del old["turns"]
+    old["options"] = {}
+    loaded = GAME.load(old)
+    assert loaded["options"] == {"keep_taken": False}
+    assert GAME.view(loaded, 0)["turn"] == 2 == GAME.view(state, 0)["turn"], "one turn played, the next begun"
 
 
 def test_it_loads_a_state_saved_before_the_log_existed():
