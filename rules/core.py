@@ -224,22 +224,7 @@ class BaseGame:
     messages: dict[str, dict[str, Any]] = {}
 
     def events(self, before: State, seat: int, move: Move, after: State) -> list[Event]:
-        """TRANSITIONAL (issue #12): the engine's old prose ``narrate`` wrapped as ``_prose``
-        events, until each engine emits its own; delete once all four do."""
-        names = [f"\ue000{i}\ue000" for i in range(before["players"])]  # (not NUL: jsonb refuses it)
-        public = self.narrate(before, seat, move, after, names, None)
-        own = {s: self.narrate(before, seat, move, after, names, s) for s in range(before["players"])}
-        alike = [s for s, lines in own.items() if lines == public]
-        out: list[Event] = []
-        for line in public:
-            event: Event = {"kind": "_prose", "text": line}
-            if len(alike) < len(own):
-                event["to"] = [*alike, None]
-            out.append(event)
-        for s, lines in own.items():
-            if s not in alike:
-                out.extend({"kind": "_prose", "text": line, "to": [s]} for line in lines)
-        return out
+        raise NotImplementedError
 
     def setup_events(self, state: State) -> list[Event]:
         return []
@@ -331,12 +316,6 @@ def visible(events: list[Event], viewer: int | None) -> list[Event]:
     return [e for e in events if "to" not in e or viewer in e["to"]]
 
 
-def _unprose(text: str, names: list[str]) -> str:
-    for i, name in enumerate(names):
-        text = text.replace(f"\ue000{i}\ue000", name)
-    return text
-
-
 def narrate(
     game: Any, events: list[Event], names: list[str], viewer: int | None, lang: str = "en"
 ) -> list[str]:
@@ -348,9 +327,6 @@ def narrate(
     words = Words(game, names, lang if lang in game.messages else "en")
     lines = []
     for event in visible(events, viewer):
-        if event["kind"] == "_prose":  # TRANSITIONAL, see BaseGame.events
-            lines.append(_unprose(event["text"], names))
-            continue
         message = table[event["kind"]]
         line = message(event, words) if callable(message) else message.format(**words.fields(event))
         if line:

@@ -167,9 +167,6 @@ def test_every_event_is_json_for_valid_readers_and_reads_in_every_language(slug,
             for viewer in (None, *range(players)):
                 lines = narrate(game, events, names, viewer, lang)
                 assert all(isinstance(line, str) and line for line in lines)
-    kinds.discard(
-        "_prose"
-    )  # TRANSITIONAL (rules.core.BaseGame.events): the old prose, until each engine emits events
     for lang in LANGUAGES:
         missing = kinds - set(game.messages.get(lang, {}))
         assert not missing, f"{slug} has no {lang} message for {sorted(missing)}"
