@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0005_ratings"),
+        ("tables", "0006_move_events"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
