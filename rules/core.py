@@ -35,6 +35,7 @@ class Game(Protocol):
 
     slug: str
     title: str
+    blurb: dict[str, str]  # a short description of the game per language (``LANGUAGES``), for the lobby
     min_players: int
     max_players: int
     options: dict[str, dict[str, Any]]
@@ -158,6 +159,7 @@ class BaseGame:
 
     slug = ""
     title = ""
+    blurb: dict[str, str] = {}
     min_players = 2
     max_players = 2
     options: dict[str, dict[str, Any]] = {}

@@ -2,32 +2,16 @@
 
 The engines (rules/, no Django) name their options in English; these are the catalogue entries for
 those names and for a few values pages print as they are (option choices, bot levels), so that a
-template may translate them with ``{% translate value %}``. A game's short description for the lobby
-lives here too: it is the club's text, not the rules'.
+template may translate them with ``{% translate value %}``. A game's short description for the lobby is
+the Game's own ``blurb``, per language.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils import translation
+from django.utils.translation import gettext_noop
 
-BLURBS = {
-    "cosmic_crowns": gettext_lazy(
-        "Tricks with four clans and two Divine cards: follow the Leading clan, trump with the "
-        "Battleground clan, and collect the most Cosmic Crowns over ten rounds."
-    ),
-    "five_crowns": gettext_lazy(
-        "Rummy in eleven rounds with five suits and a wild rank that changes every round: "
-        "go out first and keep your penalty low."
-    ),
-    "chronica": gettext_lazy(
-        "Bring your own deck of 30 historical characters and buildings, build your province "
-        "and spend your Honour on Actions against your opponents."
-    ),
-    "cosplay": gettext_lazy(
-        "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
-        "prestigious team."
-    ),
-}
+from rules import registry
 
 # The engines' option labels and choices, and the bot levels, as pages show them.
 WORDS = [
@@ -40,6 +24,7 @@ WORDS = [
     gettext_noop("casual"),
     gettext_noop("strong"),
     gettext_noop("reverse"),
+    gettext_noop("House rule: a card taken from the discard may not be thrown back that turn"),
     # Table statuses (tables.models.Table.STATUSES)
     gettext_noop("Open"),
     gettext_noop("Playing"),
@@ -49,4 +34,6 @@ WORDS = [
 
 
 def blurb(slug: str) -> str:
-    return BLURBS.get(slug, "")
+    """The game's short description in the active language (each Game carries its own, per language)."""
+    texts = registry.games()[slug].blurb if slug in registry.games() else {}
+    return texts.get(translation.get_language(), texts.get("en", ""))

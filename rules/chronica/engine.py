@@ -49,6 +49,16 @@ def _private(log: Log, state: State, seat: int, public: Event, secret: Event) ->
 class Chronica(BaseGame):
     slug = "chronica"
     title = "Chronica Universalis"
+    blurb = {
+        "en": (
+            "Bring your own deck of 30 historical characters and buildings, build your province "
+            "and spend your Honour on Actions against your opponents."
+        ),
+        "fr": (
+            "Venez avec votre deck de 30 Personnages et Édifices historiques, bâtissez votre province "
+            "et mettez votre Honneur en jeu dans des Actions contre vos adversaires."
+        ),
+    }
     min_players = 2
     max_players = 4
     options = {

@@ -78,6 +78,16 @@ def _is_int(value: object) -> bool:
 class CosmicCrowns(BaseGame):
     slug = "cosmic_crowns"
     title = "Cosmic Crowns"
+    blurb = {
+        "en": (
+            "Tricks with four clans and two Divine cards: follow the Leading clan, trump with the "
+            "Battleground clan, and collect the most Cosmic Crowns over ten rounds."
+        ),
+        "fr": (
+            "Des plis avec quatre clans et des Cartes Divines : fournissez au Clan Guide, coupez avec le "
+            "Clan du Champ de Bataille et récoltez le plus de Couronnes Cosmiques en dix manches."
+        ),
+    }
     min_players = 2
     max_players = 6
     play_now_players = 3  # a trick game plays best with three

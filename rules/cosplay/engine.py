@@ -264,6 +264,16 @@ def start_turn(state: dict, seat: int) -> None:
 class Cosplay(core.BaseGame):
     slug = "cosplay"
     title = "Cosplay Team Battle"
+    blurb = {
+        "en": (
+            "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
+            "prestigious team."
+        ),
+        "fr": (
+            "Deck building : recrutez des cosplayeurs et cosplayeuses, équipez-les et remplissez des "
+            "objectifs pour former l'équipe la plus prestigieuse."
+        ),
+    }
     min_players = 2
     max_players = 4
     options: dict = {}

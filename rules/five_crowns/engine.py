@@ -54,6 +54,16 @@ __all__ = ["GAME", "FiveCrowns", "round_log", "wild_rank"]
 class FiveCrowns(BaseGame):
     slug = "five_crowns"
     title = "Five Crowns"
+    blurb = {
+        "en": (
+            "Rummy in eleven rounds with five suits and a wild rank that changes every round: "
+            "go out first and keep your penalty low."
+        ),
+        "fr": (
+            "Un rami en onze donnes, à cinq couleurs, dont le Bonus change à chaque donne : "
+            "exposez le premier et gardez vos pénalités au plus bas."
+        ),
+    }
     low_score_wins = True  # penalty totals: the lowest wins
     min_players = 2
     max_players = 8

@@ -191,3 +191,11 @@ if __name__ == "__main__":
     GOLDEN.write_text(
         json.dumps({f"{s} {p}p": golden_count(s, p) for s, p in CASES}, indent=1, sort_keys=True) + "\n"
     )
+
+
+@pytest.mark.parametrize("slug", sorted(registry.games()))
+def test_every_game_describes_itself_in_every_language(slug):
+    game = registry.get(slug)
+    assert set(game.blurb) == set(LANGUAGES)
+    assert all(text.strip() and "  " not in text for text in game.blurb.values())
+    assert game.blurb["en"] != game.blurb["fr"]
