@@ -5,10 +5,11 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from tables import access, services, social
+from tables import access, selectors, services, social
 from tables.models import Invitation
 
 
@@ -133,4 +134,5 @@ def takeback(request, pk):
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:
         return redirect("tables:table", pk=pk)
-    return HttpResponse(result.frame_for(request.user))
+    lang = selectors.chosen_language(request.user) or translation.get_language()
+    return HttpResponse(result.frame_for(request.user, lang))

@@ -63,8 +63,10 @@ class Tally(BaseGame):
     def can_take_back(self, before, seat, move, after):
         return move["type"] == "mark" or (self.permissive and move["type"] == "roll")
 
-    def narrate(self, before, seat, move, after, names, viewer, lang="en"):
-        return [f"{names[seat]}: {move['type']}"]
+    messages = {lang: {"did": "{seat}: {what}"} for lang in ("en", "fr")}
+
+    def events(self, before, seat, move, after):
+        return [{"kind": "did", "seat": seat, "what": move["type"]}]
 
 
 @pytest.fixture

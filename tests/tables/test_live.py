@@ -166,7 +166,8 @@ def says_who_played(monkeypatch, engine):
     monkeypatch.setattr(
         cls, "events", lambda self, before, seat, move, after: [{"kind": "moved", "seat": seat}]
     )
-    monkeypatch.setattr(cls, "messages", {"en": {"moved": "{seat} moved"}, "fr": {"moved": "{seat} a joué"}})
+    said = {"en": "{seat} moved", "fr": "{seat} a joué"}
+    monkeypatch.setattr(cls, "messages", {lang: {**cls.messages[lang], "moved": said[lang]} for lang in said})
 
 
 async def test_spectators_get_one_frame_per_language_and_read_the_log_in_it(alice, bob, monkeypatch):

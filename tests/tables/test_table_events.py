@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 
 def log_of(table, user=None):
-    return Snapshot.read(Table.objects.get(pk=table.pk)).context(user)["log"]
+    return Snapshot.read(Table.objects.get(pk=table.pk)).context(user, "en")["log"]
 
 
 def kinds(table, seated_already=False):

@@ -128,10 +128,10 @@ def test_only_the_mover_is_offered_undo(game, alice, bob):
 
     play(game, alice, "mark")
     table = Table.objects.get(pk=game.pk)
-    assert Snapshot.read(table).context(alice)["takeback_seq"] == 0
-    assert Snapshot.read(table).context(bob)["takeback_seq"] is None
+    assert Snapshot.read(table).context(alice, "en")["takeback_seq"] == 0
+    assert Snapshot.read(table).context(bob, "en")["takeback_seq"] is None
     play(game, alice, "end")
-    assert Snapshot.read(Table.objects.get(pk=game.pk)).context(alice)["takeback_seq"] is None
+    assert Snapshot.read(Table.objects.get(pk=game.pk)).context(alice, "en")["takeback_seq"] is None
 
 
 def test_the_undo_view_answers_with_the_movers_frame(started_table, alice, bob, client_for, monkeypatch):
