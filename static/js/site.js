@@ -141,6 +141,17 @@
   }
   markScrollers();
   document.addEventListener("cardclub:swapped", markScrollers);
+
+  // A name cut short with an ellipsis shows in full on hover (its text, read by screen readers, is whole).
+  const CUT_NAMES = ".name-cut, .seat-name, .topbar .who, .seats-mini span, table.history td a, .replay-seats .seat-link";
+  function titleCutNames() {
+    document.querySelectorAll(CUT_NAMES).forEach(function (el) {
+      if (!el.title) el.title = el.textContent.trim();
+    });
+  }
+  titleCutNames();
+  document.addEventListener("cardclub:swapped", titleCutNames);
+  document.body.addEventListener("htmx:afterSwap", titleCutNames);
   window.addEventListener("resize", markScrollers);
 
   const badge = document.getElementById("your-turn-badge");

@@ -175,6 +175,10 @@ def test_a_long_name_is_shortened_with_its_full_form_on_hover(tour, as_player, w
             "the full name stays in the text for screen readers"
         )
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    visit(page, tour.server, "/")  # the lobby lists the player's tables with their seats
+    seat = page.locator(f'.seats-mini span[title="{name}"]').first
+    assert seat.evaluate("el => getComputedStyle(el).textOverflow") == "ellipsis"
+    assert seat.evaluate("el => el.getBoundingClientRect().right") <= width
 
 
 # Two cards of the player's assistance zone, each with two long "Attach to …" buttons and a payment label,
