@@ -143,10 +143,15 @@
   document.addEventListener("cardclub:swapped", markScrollers);
 
   // A name cut short with an ellipsis shows in full on hover (its text, read by screen readers, is whole).
+  // A button whose face is one word ("Recruit") says in full what it does to a screen reader: its data-label,
+  // "Recruit Neon Ronin", which holds what it shows.
   const CUT_NAMES = ".name-cut, .seat-name, .topbar .who, .seats-mini span, table.history td a, .replay-seats .seat-link";
   function titleCutNames() {
     document.querySelectorAll(CUT_NAMES).forEach(function (el) {
       if (!el.title) el.title = el.textContent.trim();
+    });
+    document.querySelectorAll("button[data-label]:not([aria-label])").forEach(function (el) {
+      el.setAttribute("aria-label", el.dataset.label);
     });
   }
   titleCutNames();

@@ -96,3 +96,16 @@ def test_the_move_log_is_a_focusable_live_region_that_shows_the_newest_move(tour
         return {inside: last.top >= box.top - 1 && last.bottom <= box.bottom + 1, text: items[items.length - 1].textContent}; }"""
     )
     assert newest["inside"], f"the newest move is out of view: {newest['text']}"
+
+
+def test_cosplay_buttons_name_the_card_they_act_on(tour, as_player):
+    """ "Recruit" on a recruitment zone reads "Recruit <the card's name>" to a screen reader."""
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables["cosplay"].removeprefix(tour.server.url))
+    page.wait_for_selector(".cp-prompt.mine")
+    buttons = page.locator(".cp-pay[data-label]")
+    assert buttons.count()
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        label = b.get_attribute("aria-label")
+        assert label == b.get_attribute("data-label") and b.inner_text().strip() in label
