@@ -39,15 +39,39 @@
       }
       document.body.dataset.yourTurn = String(n);
     }
-    if (t && t.classList && t.classList.contains("move-log")) scrollLog(t);
     document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
   });
   document.body.addEventListener("htmx:wsError", function () { setLive(false); });
   document.body.addEventListener("htmx:wsClose", function () { setLive(false); });
   document.body.addEventListener("htmx:wsOpen", function () { setLive(true); });
 
-  function scrollLog(el) { el.scrollTop = el.scrollHeight; }
+  // The move log is a live region (role="log"): a frame's log is merged into the one on the page, so only the
+  // moves that are new get added (and announced once), and the list scrolls to its end: the newest is in view.
+  function scrollLog(el) {
+    const list = el.querySelector("[role=log]") || el;
+    list.scrollTop = list.scrollHeight;
+  }
   document.querySelectorAll(".move-log").forEach(scrollLog);
+  document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    const t = evt.detail.target;
+    if (!t || !t.classList || !t.classList.contains("move-log")) return;
+    const fresh = evt.detail.fragment.querySelector(".move-log") || evt.detail.fragment.firstElementChild;
+    const list = t.querySelector("[role=log] ol"), incoming = fresh && fresh.querySelector("[role=log] ol");
+    if (!list || !incoming) return;
+    evt.detail.shouldSwap = false;
+    const title = t.querySelector("h2"), newTitle = fresh.querySelector("h2");
+    if (title && newTitle && title.textContent !== newTitle.textContent) title.textContent = newTitle.textContent;
+    const keep = new Map();
+    Array.from(incoming.children).forEach(function (li) { keep.set(li.dataset.seq || "", li.innerHTML); });
+    Array.from(list.children).forEach(function (li) {
+      if (keep.get(li.dataset.seq || "") !== li.innerHTML) li.remove();
+    });
+    const have = new Set(Array.from(list.children).map(function (li) { return li.dataset.seq || ""; }));
+    Array.from(incoming.children).forEach(function (li) {
+      if (!have.has(li.dataset.seq || "")) list.appendChild(li);
+    });
+    scrollLog(t);
+  });
 
   function setLive(on) { document.body.classList.toggle("offline", !on); }
 
@@ -132,6 +156,44 @@
   }
   scrollChat();
   document.body.addEventListener("htmx:oobAfterSwap", scrollChat);
+
+  // A region that scrolls (a hand on a phone, the recruitment zones) is reachable with the keyboard: when none
+  // of its contents takes the focus, it takes it itself (tabindex 0), so the arrow keys can scroll it.
+  const FOCUSABLE = "a[href], button:not([disabled]), input, select, textarea, summary, [tabindex]";
+  function markScrollers() {
+    document.querySelectorAll("main *").forEach(function (el) {
+      const style = getComputedStyle(el);
+      const scrolls = (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) ||
+        (/auto|scroll/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1);
+      if (scrolls && !el.hasAttribute("tabindex") && !el.querySelector(FOCUSABLE)) {
+        el.setAttribute("tabindex", "0");
+        el.dataset.scrollFocus = "";
+      } else if (!scrolls && "scrollFocus" in el.dataset) {
+        el.removeAttribute("tabindex");
+        delete el.dataset.scrollFocus;
+      }
+    });
+  }
+  markScrollers();
+  document.addEventListener("cardclub:swapped", markScrollers);
+
+  // A name cut short with an ellipsis shows in full on hover (its text, read by screen readers, is whole).
+  // A button whose face is one word ("Recruit") says in full what it does to a screen reader: its data-label,
+  // "Recruit Neon Ronin", which holds what it shows.
+  const CUT_NAMES = ".name-cut, .seat-name, .topbar .who, .seats-mini span, table.history td a, .replay-seats .seat-link";
+  function titleCutNames() {
+    document.querySelectorAll(CUT_NAMES).forEach(function (el) {
+      if (!el.title) el.title = el.textContent.trim();
+    });
+    document.querySelectorAll("button[data-label]:not([aria-label])").forEach(function (el) {
+      el.setAttribute("aria-label", el.dataset.label);
+    });
+  }
+  titleCutNames();
+  document.addEventListener("cardclub:swapped", titleCutNames);
+  document.body.addEventListener("htmx:afterSwap", titleCutNames);
+  window.addEventListener("resize", markScrollers);
+
   const badge = document.getElementById("your-turn-badge");
   if (badge) document.body.dataset.yourTurn = badge.dataset.count || "0";
 })();

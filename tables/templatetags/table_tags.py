@@ -146,4 +146,19 @@ def _card(game, code, look, language):
 
 
 def _render_card(game, code, look):
-    return mark_safe(render_to_string(f"games/{game}/_card.html", {"code": code, **look}))
+    context = {"code": code, "card_name": card_name(code, game), **look}
+    return mark_safe(render_to_string(f"games/{game}/_card.html", context))
+
+
+@register.filter
+def card_name(code, game):
+    """A card's name in words in the page's language, from its engine: ``{{ code|card_name:"cosmic_crowns" }}``
+    ("Eagle General 2★"); empty where the engine has no name in words for it (its name is then the code), so a
+    template can fall back on its own: ``{{ card_name|default:c.name }}``."""
+    from rules import registry
+
+    if not code:
+        return ""
+    lang = (get_language() or "en").split("-")[0]
+    name = registry.games()[game].card_name(code, lang)
+    return "" if name == code else name

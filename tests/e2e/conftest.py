@@ -147,11 +147,11 @@ def new_page(browser):
         ctx.close()
 
 
-def shot(page, name: str) -> pathlib.Path:
+def shot(page, name: str, full_page: bool = True) -> pathlib.Path:
     page.evaluate("window.scrollTo(0, 0)")  # else the sticky top bar lands mid-page in a full-page shot
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
@@ -207,3 +207,123 @@ def open_two_player_table(server, host, guest, game: str, guest_name: str, **cho
     with host.expect_navigation():  # the action answers htmx with a refresh
         host.click("button:has-text('Start')")
     return table_url
+
+
+GAMES = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
+# The name a person may choose at most (accounts.forms.USERNAME_MAX), all in one word: the longest a page draws.
+LONG_NAME_LENGTH = 30
+
+
+class Tour:
+    """Every kind of page of the site, built once per session for the layout, axe and keyboard tests:
+    ``player`` (a logged-in person with a table in each game, seated against a bot, and a finished game),
+    ``visitor`` (a logged-out browser that watches), their table URLs and the list of ``pages()``."""
+
+    def __init__(self, server, browser):
+        import re
+
+        self.server = server
+        self.browser = browser
+        self.contexts = []
+        self.player_name = unique("p").ljust(LONG_NAME_LENGTH, "w")[:LONG_NAME_LENGTH]
+        player = self.context()
+        sign_up(player, server, self.player_name)
+        self.tables = {}
+        for slug in GAMES:
+            player.goto(f"{server.url}/games/{slug}/new/")
+            player.select_option("select[name=players]", "2")
+            player.select_option("select[name=bots]", "1")
+            player.click("form.card-form button")
+            player.wait_for_url(re.compile(r"/tables/\d+/$"))
+            self.tables[slug] = player.url
+        # A finished game: a bot finishes the conceded seat's game on its own (BOT_DELAY=0).
+        player.goto(f"{server.url}/games/cosmic_crowns/new/")
+        player.select_option("select[name=players]", "2")
+        player.select_option("select[name=bots]", "1")
+        player.click("form.card-form button")
+        player.wait_for_url(re.compile(r"/tables/\d+/$"))
+        self.finished = player.url
+        player.once("dialog", lambda dialog: dialog.accept())
+        player.click("button:has-text('Concede')")
+        player.wait_for_selector("section.table-status[data-status=finished]", timeout=60000)
+        player.context.close()
+        self.contexts.remove(player.context)
+
+    def context(self, width: int = 1280, height: int = 900):
+        ctx = self.browser.new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(20000)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        return page
+
+    def page_as_player(self, width: int = 1280, height: int = 900):
+        page = self.context(width, height)
+        page.goto(f"{self.server.url}/accounts/login/")
+        page.fill("input[name=username]", self.player_name)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form.card-form button")
+        page.wait_for_url(f"{self.server.url}/")
+        return page
+
+    def table_pages(self):
+        """(name, path, as_player) for every table page: each game seated and watched, and a finished one."""
+        out = []
+        for slug, url in self.tables.items():
+            path = url.removeprefix(self.server.url)
+            out += [(f"{slug}-seated", path, True), (f"{slug}-watching", path, False)]
+        out.append(("finished", self.finished.removeprefix(self.server.url), True))
+        return out
+
+    def pages(self):
+        """(name, path, as_player) for every page of the site a person meets."""
+        me = self.player_name
+        out = [
+            ("home-visitor", "/", False),
+            ("signup", "/accounts/signup/", False),
+            ("login", "/accounts/login/", False),
+            ("home", "/", True),
+            ("new-table", "/games/chronica/new/", True),
+            *self.table_pages(),
+            ("replay", self.finished.removeprefix(self.server.url) + "replay/", True),
+            ("decks", "/decks/", True),
+            ("deck-builder", "/decks/new/", True),
+            ("catalog", "/decks/catalog/", True),
+            ("history", "/history/", True),
+            ("your-turn", "/your-turn/", True),
+            ("profile", "/accounts/profile/", True),
+            ("player", f"/players/{me}/", False),
+            ("leaderboards", "/leaderboards/", False),
+            ("leaderboard", "/leaderboards/five_crowns/", True),
+        ]
+        out += [(f"rules-{slug}", f"/games/{slug}/rules/", False) for slug in GAMES]
+        return out
+
+    def close(self):
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture(scope="session")
+def tour(server, browser):
+    t = Tour(server, browser)
+    yield t
+    t.close()
+
+
+@pytest.fixture(scope="session")
+def as_player(tour):
+    """{width: a logged-in page of the tour's player at that width (phone 390 × 844, desktop 1280 × 800)}."""
+    return {390: tour.page_as_player(390, 844), 1280: tour.page_as_player(1280, 800)}
+
+
+@pytest.fixture(scope="session")
+def as_visitor(tour):
+    return {390: tour.context(390, 844), 1280: tour.context(1280, 800)}
+
+
+def visit(page, server, path: str) -> None:
+    """Open a page of the site and wait until it has loaded."""
+    page.goto(f"{server.url}{path}")
+    page.wait_for_load_state("load")

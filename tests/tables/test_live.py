@@ -130,7 +130,7 @@ async def test_a_spectator_who_takes_a_seat_gets_that_seats_frames(alice, bob, c
 
     await sync_to_async(services.join_table)(table.pk, charlie)
     frame = await tab.receive_from(timeout=20)
-    assert "charlie (you)" in frame
+    assert 'title="charlie">charlie</span><span class="you">(you)' in frame  # the seat chip of the viewer
     assert "(you)" not in await other.receive_from(timeout=20)
     await sync_to_async(services.join_table)(table.pk, bob)
     await sync_to_async(services.start_table)(table.pk, alice)

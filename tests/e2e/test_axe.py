@@ -1,0 +1,111 @@
+"""axe-core (through axe-playwright-python) on every page of the site, at a phone's width and a desktop's: no
+serious or critical violation (issue 15, point 3)."""
+
+import pytest
+
+from tests.e2e.conftest import visit
+
+GRAVE = {"serious", "critical"}
+
+
+def grave_violations(page) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(
+            n["target"][0] if isinstance(n["target"][0], str) else str(n["target"]) for n in v["nodes"][:4]
+        )
+        for v in results.response["violations"]
+        if v["impact"] in GRAVE
+    ]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_page_has_a_serious_accessibility_violation(tour, as_player, as_visitor, width):
+    found = {}
+    for name, path, player in tour.pages():
+        page = (as_player if player else as_visitor)[width]
+        visit(page, tour.server, path)
+        grave = grave_violations(page)
+        if grave:
+            found[name] = grave
+    assert not found, "\n".join(f"{name}: {v}" for name, vs in found.items() for v in vs)
+
+
+# Each card's accessible name, and the code it shows (data-card): computed as a screen reader would for the
+# cards that are images (role="img": aria-label, else title), and for the buttons that play a card.
+CARD_NAMES = """() => {
+    const named = el => (el.getAttribute('aria-label') || el.getAttribute('title') || '').trim();
+    const cards = [...document.querySelectorAll('.board [data-card][role=img]')].map(el => [el.dataset.card, named(el)]);
+    const buttons = [...document.querySelectorAll('.board button:has([data-card])')].filter(b => b.hasAttribute('aria-label'))
+        .map(b => [b.querySelector('[data-card]').dataset.card, b.getAttribute('aria-label')]);
+    return {cards, buttons};
+}"""
+
+
+@pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica"])
+def test_every_card_has_a_name_in_words(tour, as_player, slug):
+    """Cards drawn as pictures are named in words (the engine's card_name where it has one), never by their
+    code; so are the buttons that play them ("Play Eagle General 2★", not "Play eagle-g2")."""
+    from rules import registry
+
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables[slug].removeprefix(tour.server.url))
+    page.wait_for_selector(".board [data-card]")
+    found = page.evaluate(CARD_NAMES)
+    assert found["cards"], "no card drawn as a picture"
+    engine = registry.games()[slug]
+    for code, name in found["cards"]:
+        assert name and code not in name, f"card {code} is named {name!r}"
+        words = engine.card_name(code, "en")
+        if words != code:
+            assert name.startswith(words), f"card {code} is named {name!r}, not {words!r}"
+    for code, label in found["buttons"]:
+        assert code not in label, f"a button names its card by its code: {label!r}"
+
+
+def test_the_move_log_is_a_focusable_live_region_that_shows_the_newest_move(tour, as_player):
+    """The log announces each new move (role="log", polite; the region stays, only new moves are added to it)
+    and keeps the newest in view; it takes the focus, so it can be scrolled with the keyboard."""
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables["five_crowns"].removeprefix(tour.server.url))
+    region = page.locator(".move-log [role=log]")
+    assert region.get_attribute("aria-live") == "polite"
+    assert region.get_attribute("tabindex") == "0"
+    region.focus()
+    assert page.evaluate("document.activeElement.getAttribute('role')") == "log"
+    page.evaluate("document.querySelector('.move-log [role=log]').dataset.kept = 'yes'")
+    page.evaluate(
+        "document.querySelector('.move-log [role=log] li[data-seq]') && (document.querySelector('.move-log [role=log] li[data-seq]').dataset.kept = 'yes')"
+    )
+    before = page.locator(".move-log li[data-seq]").count()
+    seq = int(page.locator("section.table-status").get_attribute("data-seq"))
+    page.wait_for_selector(".fc-prompt.mine")
+    page.locator("button.playable[data-move]").first.click()  # a draw; the bot's answers follow
+    page.wait_for_function("n => document.querySelectorAll('.move-log li[data-seq]').length > n", arg=before)
+    assert page.locator(".move-log [role=log][data-kept=yes]").count() == 1, "the live region was replaced"
+    if before:
+        assert page.locator(".move-log li[data-seq][data-kept=yes]").count() == 1, "an old move was redrawn"
+    assert int(page.locator("section.table-status").get_attribute("data-seq")) > seq
+    newest = page.evaluate(
+        """() => { const box = document.querySelector('.move-log [role=log]').getBoundingClientRect();
+        const items = document.querySelectorAll('.move-log li[data-seq]');
+        const last = items[items.length - 1].getBoundingClientRect();
+        return {inside: last.top >= box.top - 1 && last.bottom <= box.bottom + 1, text: items[items.length - 1].textContent}; }"""
+    )
+    assert newest["inside"], f"the newest move is out of view: {newest['text']}"
+
+
+def test_cosplay_buttons_name_the_card_they_act_on(tour, as_player):
+    """ "Recruit" on a recruitment zone reads "Recruit <the card's name>" to a screen reader."""
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables["cosplay"].removeprefix(tour.server.url))
+    page.wait_for_selector(".cp-prompt.mine")
+    buttons = page.locator(".cp-pay[data-label]")
+    assert buttons.count()
+    for i in range(buttons.count()):
+        b = buttons.nth(i)
+        label = b.get_attribute("aria-label")
+        assert label == b.get_attribute("data-label") and b.inner_text().strip() in label
