@@ -105,7 +105,9 @@ class Snapshot:
             "options_shown": [
                 (spec.get("label", name), table.options.get(name))
                 for name, spec in engine.options.items()
-                if spec["type"] in ("choice", "bool") and name in table.options
+                # A choice shows its value; a bool shows only when on (the defaults are off).
+                if (spec["type"] == "choice" or (spec["type"] == "bool" and table.options.get(name) is True))
+                and name in table.options
             ],
         }
         if ctx["can_join"]:

@@ -124,12 +124,13 @@
     const question = evt.target.dataset && evt.target.dataset.confirm;
     if (question && !window.confirm(question)) evt.preventDefault();
   });
-  // A game that lets some moves be taken back warns before the others (board scripts' moves; the move
-  // buttons carry hx-confirm from the server). No warning in a game where nothing can be taken back.
+  // While an Undo is on offer, a move that cannot be taken back asks first (board scripts' moves; the move
+  // buttons carry hx-confirm from the server in the same case).
   function confirmFinal(move) {
     const panel = document.querySelector("[data-takeback-moves]");
     const allowed = panel ? panel.dataset.takebackMoves.split(" ").filter(Boolean) : [];
-    if (!allowed.length || allowed.indexOf(move && move.type) >= 0) return true;
+    // Only while an Undo is on offer: a final move would lock in the moves it could still take back.
+    if (!document.querySelector(".takeback") || allowed.indexOf(move && move.type) >= 0) return true;
     return window.confirm(panel.dataset.takebackWarning);
   }
   // The invite link's copy button.

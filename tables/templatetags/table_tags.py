@@ -29,9 +29,10 @@ def move_attrs(context, move):
         vals,
         data,
     )
-    # Where a game lets some moves be taken back, the others ask first (none ask where nothing can be).
+    # While the viewer has moves of this turn they could still undo, a move that cannot be taken back asks
+    # first: it would lock them in. (Otherwise the prompt says once that moves are final: _takeback.html.)
     allowed = getattr(context.get("game"), "takeback_moves", frozenset())
-    if allowed and move.get("type") not in allowed:
+    if context.get("takeback_seq") is not None and move.get("type") not in allowed:
         attrs += format_html(' hx-confirm="{}"', gettext("This move cannot be taken back. Play it?"))
     return attrs
 

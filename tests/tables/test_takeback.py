@@ -147,11 +147,14 @@ def test_the_undo_view_answers_with_the_movers_frame(started_table, alice, bob, 
     users = [alice, bob]
     seat = table.to_act[0]
     before = table.engine.load(table.state)
-    services.play_move(table.pk, users[seat], {"type": "draw", "source": "discard"}, 0)
     c = client_for(users[seat])
     page = c.get(f"/tables/{table.pk}/").content.decode()
+    assert 'hx-confirm="This move' not in page  # nothing to undo yet: no move asks first
+    assert "Moves that show nothing can be undone within your turn" in page  # said once, in the prompt
+    services.play_move(table.pk, users[seat], {"type": "draw", "source": "discard"}, 0)
+    page = c.get(f"/tables/{table.pk}/").content.decode()
     assert "/takeback/" in page and ">Undo<" in page
-    assert 'hx-confirm="This move cannot be taken back. Play it?"' in page  # the discards warn first
+    assert 'hx-confirm="This move cannot be taken back. Play it?"' in page  # the discards would lock it in
     assert "/takeback/" not in client_for(users[1 - seat]).get(f"/tables/{table.pk}/").content.decode()
     r = c.post(f"/tables/{table.pk}/takeback/", {"seq": "1"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200 and f'id="table-{table.pk}-board"' in r.content.decode()
