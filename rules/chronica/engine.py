@@ -531,7 +531,7 @@ class Chronica(BaseGame):
         if prov[i] is None:
             prov[i] = {"building": code, "character": None, "guest": None}
             _emit(log, "built", seat=seat, card=code, slot=i)
-            fervour = self._fire(state, seat, code, "placed", log)
+            fervour = False
             welcome = plan["welcome"]
             if welcome:
                 ws, j = welcome["seat"], welcome["slot"]
@@ -542,7 +542,8 @@ class Chronica(BaseGame):
                 prov[i]["character"] = char
                 prov[i]["guest"] = ws
                 self._lose_one(state, ws, "occupied", log)
-                fervour |= self._fire(state, seat, code, "welcomed", log)
+                fervour = self._fire(state, seat, code, "welcomed", log)
+            fervour |= self._fire(state, seat, code, "placed", log)  # once the welcome is done
         else:
             prov[i]["building"] = code
             _emit(log, "built_under", seat=seat, card=code, character_card=prov[i]["character"], slot=i)

@@ -84,7 +84,7 @@ POWERS: dict[str, dict] = {
     "louis-xiv": _p("placed", "sap", 1, needs=(NEXT_TO, "couronne")),
     "alienor-d-aquitaine": _p("discarded", "draw", 1),
     "chateau-de-vincennes": _p("always", "shield", while_=(NEXT_TO, "couronne")),
-    "chateau-de-bonaguil": _p("always", "bonus", 2, domain=G),
+    "chateau-de-bonaguil": _p("always", "bonus", 2, domain=P),
     "chateau-de-chambord": _p("placed", "gain", 2, needs=(ERA, C.REN)),
     "chateau-de-versailles": _p("welcomed", "gain", 2),
     "chateau-de-fontainebleau": _p("placed", "recover"),
