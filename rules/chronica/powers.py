@@ -29,9 +29,9 @@ SLOTS = 8
 # --- the vocabulary: every name with its keyword (en, fr) --------------------------------------
 # Placement conditions and "while" conditions: (state, seat, slot, arg) -> bool, read around ``slot``.
 CONDITIONS = {
-    "next_to_category": ("Alliance", "Alliance"),  # an adjacent slot holds a card of the category
+    "next_to_category": ("Alliance", "Entente"),  # an adjacent slot holds a card of the category
     "next_to_era": ("Lineage", "Lignée"),  # an adjacent slot holds a card of the era
-    "province_has": ("Patronage", "Patronage"),  # the province already holds a card of the category
+    "province_has": ("Patronage", "Mécénat"),  # the province already holds a card of the category
 }
 TRIGGERS = {
     "placed": ("Arrival", "Arrivée"),  # this card is built or placed from hand
@@ -132,7 +132,7 @@ POWERS: dict[str, dict] = {
     "rene-descartes": _p("placed", "draw", 1, needs=(ERA, C.TM)),
     "blaise-pascal": _p("won", "draw", 2),
     "guillaume-bude": _p("placed", "fervour", needs=(NEXT_TO, "couronne")),
-    "la-sorbonne": _p("end_of_turn", "draw", 1),
+    "la-sorbonne": _p("welcomed", "draw", 2),
     "universite-de-montpellier": _p("welcomed", "draw", 1),
     "college-royal": _p("placed", "draw", 2, needs=(NEXT_TO, "couronne")),
     "universite-de-toulouse": _p("always", "bonus", 2, domain=E),
