@@ -16,6 +16,16 @@ Printed: the first player's win share (a shared win counts half), and for every 
 its deck's win rate: win rate of the decks holding it minus that of the decks without it, in points,
 with the number of decks holding it; the cards are sorted by that effect. The aims (issue #13): the
 first player wins 45-55% of 2-player games and no card moves its deck's win rate by more than 10 points.
+
+Measured (seeds 0-2999, 3,000 games, 134 s on one busy core): powers on, the first player wins 46.5%
+(95% interval about 44.7-48.3) and the largest card effect is 5.3 points (Oppidum de Bibracte's
+Sanctuary); the base game without powers gives the first player 37.5% (2,000 games: the others' sixth
+card). The tuning that got there, from a first draft at 43.1% with La Sorbonne at +13.2 points: La
+Sorbonne draws on welcoming instead of at every turn's end; more Sanctuaries and stronger Renown
+(defence helps the player who builds first); unconditional draws on arrival or on a won Action became
+honour, and Legacy (on discard) draws and gains were raised, so a player whose cards are destroyed
+keeps up; two Zeal-on-Triumph became Glory. Over 1,000 games a card's effect has a standard error of
+about 2.3 points, so read single cards over 3,000.
 """
 
 from __future__ import annotations

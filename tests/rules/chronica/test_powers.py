@@ -45,15 +45,19 @@ def fits(slot_cards):
 
 
 def defender(code, won, avoid):
-    """A card (no static power) that ``code`` beats (``won``) by 1 to 5 honour or loses to by 1 to 4."""
-    mine = CARD_BY_CODE[code]["values"]
-    for other in sorted(CODES, key=lambda c: c in P.POWERS):
-        card = CARD_BY_CODE[other]
-        if other in avoid or P.POWERS.get(other, {}).get("do") in P.STATIC:
-            continue
-        delta = mine[card["preferred"]] - card["values"][card["preferred"]]
-        if (1 <= delta <= 5) if won else (-4 <= delta <= -1):
-            return other
+    """(defending card, reinforcement or None): a card without a static power that ``code`` (reinforced by a
+    character without a power if it must) beats (``won``) by 1 to 5 honour or loses to by 1 to 4."""
+    allies = [None] + [c for c in CODES if CARD_BY_CODE[c]["kind"] == CHAR and c not in P.POWERS]
+    for ally in allies:
+        attack = [code] + ([ally] if ally else [])
+        for other in sorted(CODES, key=lambda c: c in P.POWERS):
+            card = CARD_BY_CODE[other]
+            if other in avoid or other == ally or P.POWERS.get(other, {}).get("do") in P.STATIC:
+                continue
+            dom = card["preferred"]
+            delta = sum(CARD_BY_CODE[c]["values"][dom] for c in attack) - card["values"][dom]
+            if (1 <= delta <= 5) if won else (-4 <= delta <= -1):
+                return other, ally
     raise AssertionError(f"no defender for {code}")
 
 
@@ -87,12 +91,13 @@ def scenario(code):
             if when == "welcomed":
                 move["welcome"] = {"seat": 1, "slot": 0}
     elif when in ("won", "lost"):
-        target = defender(code, when == "won", used)
+        target, ally = defender(code, when == "won", used)
         used.add(target)
         theirs[0] = fits(target)
         part = "building" if theirs[0][0] else "character"
         move = {"type": "action", "card": code, "target": {"seat": 1, "slot": 0, "part": part}}
-        move["reinforce"] = None
+        move["reinforce"] = ally and {"from": "hand", "card": ally}
+        hands[0] = [code, ally] if ally else hands[0]
     elif when == "discarded":
         move = {"type": "pass", "discard": code}
     elif when == "end_of_turn":
