@@ -275,9 +275,9 @@ DOMAIN_WORDS = {
 }
 CONDITION_TEXT = {
     "en": {
-        "next_to_category": "next to a {arg} card",
+        "next_to_category": "next to {a} {arg} card",
         "next_to_era": "next to a card of the {arg}",
-        "province_has": "if your province holds a {arg} card",
+        "province_has": "if your province holds {a} {arg} card",
     },
     "fr": {
         "next_to_category": "à côté d'une carte {arg}",
@@ -335,7 +335,8 @@ EFFECT_TEXT = {
 def condition_text(condition, lang: str) -> str:
     cond, arg = condition
     words = ERA_WORDS[lang] if cond == "next_to_era" else CATEGORY_WORDS[lang]
-    return CONDITION_TEXT[lang][cond].format(arg=words[arg])
+    article = "an" if words[arg][0] in "AEIOU" else "a"
+    return CONDITION_TEXT[lang][cond].format(arg=words[arg], a=article)
 
 
 def text(pw: dict, lang: str) -> str:
