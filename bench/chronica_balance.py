@@ -19,7 +19,8 @@ first player wins 45-55% of 2-player games and no card moves its deck's win rate
 
 Measured (seeds 0-2999, 3,000 games, 134 s on one busy core): powers on, the first player wins 46.5%
 (95% interval about 44.7-48.3) and the largest card effect is 5.3 points (Oppidum de Bibracte's
-Sanctuary); the base game without powers gives the first player 37.5% (2,000 games: the others' sixth
+Sanctuary); seeds 3000-5999 gave 46.5% again and at most 7.7 points (Abbaye de Cluny's Sanctuary); the
+base game without powers gives the first player 37.5% (2,000 games: the others' sixth
 card). The tuning that got there, from a first draft at 43.1% with La Sorbonne at +13.2 points: La
 Sorbonne draws on welcoming instead of at every turn's end; more Sanctuaries and stronger Renown
 (defence helps the player who builds first); unconditional draws on arrival or on a won Action became
