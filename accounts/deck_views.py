@@ -76,6 +76,7 @@ def deck_list(request):
 
 
 def _editor(request, *, deck, name, cards, dirty=False, error=None, status=200):
+    catalog_cards, params = deck_helpers.filter_catalog({})  # every card, with its power's text
     ctx = {
         "deck": deck,
         "name": name,
@@ -84,8 +85,8 @@ def _editor(request, *, deck, name, cards, dirty=False, error=None, status=200):
         "dirty": dirty,
         "error": error,
         "filters": deck_helpers.catalog_filters(),
-        "params": deck_helpers.filter_catalog({})[1],
-        "catalog_cards": _chronica().catalog(),
+        "params": params,
+        "catalog_cards": catalog_cards,
         "addable": True,
     }
     return render(request, "decks/editor.html", ctx, status=status)

@@ -179,11 +179,28 @@ def unsavable(cards: list[str]) -> str | None:
     return None
 
 
+def _lang() -> str:
+    from django.utils.translation import get_language
+
+    return "fr" if (get_language() or "en").startswith("fr") else "en"
+
+
+def power_keywords() -> list[tuple[str, str]]:
+    """(value, label) of the power filter: any power, no power, then each keyword in the reader's language."""
+    from rules.chronica import powers as P
+
+    k = 1 if _lang() == "fr" else 0
+    return [("any", _("Has a power")), ("none", _("No power"))] + [
+        (name, words[k]) for name, words in P.KEYWORDS.items()
+    ]
+
+
 def catalog_filters() -> dict:
     """The choices the catalog filter form offers."""
     from rules.chronica import cards as C
 
     return {
+        "powers": power_keywords(),
         "kinds": [("character", _("Characters")), ("building", _("Buildings"))],
         "categories": list(C.CATEGORIES.items()),
         "eras": list(C.ERAS),
@@ -193,7 +210,9 @@ def catalog_filters() -> dict:
 
 
 def filter_catalog(params) -> tuple[list[dict], dict]:
-    """Catalog cards matching GET-style ``params`` (kind, category, era, domain, q, sort); and the cleaned params."""
+    """Catalog cards matching GET-style ``params`` (kind, category, era, domain, power, q, sort); and the cleaned
+    params. Each card gains ``power_text``: its power's text in the reader's language ("" without one); the
+    search also reads it."""
     from django.utils.text import slugify
 
     chronica = _chronica()
@@ -203,10 +222,21 @@ def filter_catalog(params) -> tuple[list[dict], dict]:
         "category": get("category") if get("category") in chronica.cards.CATEGORIES else "",
         "era": get("era") if get("era") in chronica.cards.ERAS else "",
         "domain": get("domain") if get("domain") in DOMAIN_LABELS else "",
+        "power": get("power") if get("power") in dict(power_keywords()) else "",
         "q": (get("q") or "").strip()[:60],
         "sort": get("sort") if get("sort") in SORTS else "catalog",
     }
     cards = chronica.catalog()
+    lang = _lang()
+    for c in cards:
+        c["power_text"] = c["power"]["texts"][lang] if c["power"] else ""
+    power = clean["power"]
+    if power == "any":
+        cards = [c for c in cards if c["power"]]
+    elif power == "none":
+        cards = [c for c in cards if not c["power"]]
+    elif power:
+        cards = [c for c in cards if c["power"] and power in c["power"]["keywords"]]
     if clean["kind"]:
         cards = [c for c in cards if c["kind"] == clean["kind"]]
     if clean["category"]:
@@ -217,7 +247,11 @@ def filter_catalog(params) -> tuple[list[dict], dict]:
         cards = [c for c in cards if c["preferred"] == clean["domain"]]
     if clean["q"]:
         needle = slugify(clean["q"])
-        cards = [c for c in cards if needle in slugify(c["name"]) or needle in c["code"]]
+        cards = [
+            c
+            for c in cards
+            if needle in slugify(c["name"]) or needle in c["code"] or needle in slugify(c["power_text"])
+        ]
     sort = clean["sort"]
     if sort == "name":
         cards.sort(key=lambda c: slugify(c["name"]))

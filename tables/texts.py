@@ -20,6 +20,7 @@ WORDS = [
     gettext_noop("hard"),
     gettext_noop("Reverse variant (then 1 to 10 cards)"),
     gettext_noop("Shared deck and river"),
+    gettext_noop("Special powers"),
     gettext_noop("Decks (one list of 30 card codes per seat)"),
     gettext_noop("casual"),
     gettext_noop("strong"),

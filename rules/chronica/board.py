@@ -8,6 +8,7 @@ same function whether the move it was given is one of them, so the two cannot di
 from __future__ import annotations
 
 from rules.chronica import cards as C
+from rules.chronica import powers as P
 from rules.core import State
 
 SLOTS = 8  # per province: 0-3 the frontier, i + 4 the hinterland slot behind slot i
@@ -137,6 +138,8 @@ def action_part(state: State, seat: int, tseat: int, i: int) -> str | None:
     slot = state["provinces"][tseat][i]
     if slot is None or protected(state, tseat, i):
         return None
+    if P.enabled(state) and P.shielded(state, tseat, i):  # a Sanctuary power (special powers on)
+        return None
     return "building" if slot["building"] else "character"
 
 
@@ -167,16 +170,24 @@ def honour_losers(state: State, seat: int) -> list[int | None]:
 # --- an Action's comparison -------------------------------------------------------------------
 
 
-def clash(attack: list[str], defence: list[str], attacker_shares_category: bool = False) -> dict:
+def clash(
+    attack: list[str],
+    defence: list[str],
+    attacker_shares_category: bool = False,
+    defence_bonus: dict[str, int] | None = None,
+) -> dict:
     """Resolve one comparison: the attackers' summed values against the defenders' summed values.
 
     The domain is the defenders' preferred domain; when two defending cards prefer different
     domains, the one more favourable to the defender is used, unless the attacker shares the
-    building's category (then the one more favourable to the attacker). Returns
+    building's category (then the one more favourable to the attacker). ``defence_bonus`` ({domain: n},
+    the defenders' Renown powers) adds to the defenders' values. Returns
     ``{"domain", "attack", "defence", "delta"}`` where delta = attack - defence.
     """
     att = {d: sum(C.CARD_BY_CODE[c]["values"][d] for c in attack) for d in C.DOMAINS}
     dfn = {d: sum(C.CARD_BY_CODE[c]["values"][d] for c in defence) for d in C.DOMAINS}
+    for d, n in (defence_bonus or {}).items():
+        dfn[d] += n
     domains: list[str] = []
     for code in defence:
         pref = C.CARD_BY_CODE[code]["preferred"]

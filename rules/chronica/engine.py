@@ -1,4 +1,4 @@
-"""Chronica Universalis: the engine (base game, without special powers).
+"""Chronica Universalis: the engine (the base game, and the special powers with the option ``powers``).
 
 State (a plain JSON dict, besides BaseGame's seed/draws/players/options):
 
@@ -11,6 +11,11 @@ State (a plain JSON dict, besides BaseGame's seed/draws/players/options):
 - ``mulligan_turn`` (how many players have decided), ``mulligans`` (who took one)
 - ``pending_draws`` (shared variant: draws still to choose), ``end_reason``
 
+With ``options["powers"]`` (absent from the state when off, so a game without powers is the base game
+byte for byte) the cards' powers (powers.py) restrict placements and Action targets through the same
+rules in board.py/powers.py for legal_moves and the checks, and fire here (``_fire``), told by
+``power_*`` events.
+
 The state holds no words: what a move did is told by ``events`` (structured, see rules/core.py), put
 into words by ``view.MESSAGES``. ``rules/chronica/sampling.py`` builds states of this shape from a view.
 """
@@ -21,6 +26,7 @@ from typing import Any
 
 from rules.chronica import board as B
 from rules.chronica import cards as C
+from rules.chronica import powers as P
 from rules.chronica import view as V
 from rules.core import BaseGame, Event, IllegalMove, Move, State, below, require, shuffle
 
@@ -64,6 +70,7 @@ class Chronica(BaseGame):
     options = {
         "decks": {"type": "any", "default": None, "label": "Decks (one list of 30 card codes per seat)"},
         "shared_deck": {"type": "bool", "default": False, "label": "Shared deck and river"},
+        "powers": {"type": "bool", "default": False, "label": "Special powers"},
     }
     players_bring_decks = True  # a 30-card deck each (options["decks"])
     preview_on_demand = True  # ``preview`` plays the move on a copy: asked for one move at a time
@@ -77,6 +84,8 @@ class Chronica(BaseGame):
     def _setup(self, state: State) -> State:
         n = state["players"]
         opts = state["options"]
+        if not opts.get("powers"):
+            opts.pop("powers", None)  # the base game's state, unchanged byte for byte
         decks = opts.get("decks")
         shared = opts.get("shared_deck", False)
         if decks is not None and shared:
@@ -226,6 +235,10 @@ class Chronica(BaseGame):
                 for o, j, part in targets
                 for helper in helpers
             ]
+        if P.enabled(state):  # placement conditions (checked again, by the same rule, in _placeable)
+            moves = [
+                m for m in moves if m["type"] == "action" or P.may_place(state, seat, m["card"], m["slot"])
+            ]
         return moves
 
     # --- checks: one per move type; each returns a normalised plan for its ``_do_`` ---------------
@@ -317,9 +330,17 @@ class Chronica(BaseGame):
         require(code in hand, "You can only discard a card from your hand.")
         return {"type": "pass", "discard": code}
 
+    @staticmethod
+    def _placeable(state: State, seat: int, code: str, i: int) -> None:
+        """With the powers, a card goes only where its placement condition holds (when it is placed)."""
+        if P.enabled(state) and not P.may_place(state, seat, code, i):
+            needs = P.POWERS[code]["needs"]
+            raise IllegalMove(f"{C.name(code)} is placed only {P.condition_text(needs, 'en')}.")
+
     def _check_build(self, state: State, seat: int, move: Move) -> dict:
         code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
         i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        self._placeable(state, seat, code, i)
         slot = state["provinces"][seat][i]
         plan = {"type": "build", "card": code, "slot": i, "welcome": None, "loser": None}
         welcome = move.get("welcome")
@@ -350,6 +371,7 @@ class Chronica(BaseGame):
         code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
         i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
         require(B.can_replace(state["provinces"][seat][i]), "There is no building of yours to replace there.")
+        self._placeable(state, seat, code, i)
         return {"type": "replace", "card": code, "slot": i}
 
     def _check_place(self, state: State, seat: int, move: Move) -> dict:
@@ -357,6 +379,7 @@ class Chronica(BaseGame):
         i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
         slot = state["provinces"][seat][i]
         require(B.can_place(slot), "That slot already holds a character.")
+        self._placeable(state, seat, code, i)
         if not B.occupies(slot):
             require(move.get("target") is None, "A wandering character names no target.")
             return {"type": "place", "card": code, "slot": i, "loser": None}
@@ -371,6 +394,8 @@ class Chronica(BaseGame):
         )
         j = self._int(target.get("slot"), 0, SLOTS - 1, "The target slot")
         require(state["provinces"][ts][j] is not None, "There is nothing to target in that slot.")
+        if P.enabled(state) and (guard := P.shielded(state, ts, j)):
+            raise IllegalMove(f"{C.name(guard)}'s power (Sanctuary) keeps that slot from being targeted.")
         part = B.action_part(state, seat, ts, j)
         require(part is not None, "That card is protected by the frontier card in front of it.")
         require(
@@ -458,8 +483,9 @@ class Chronica(BaseGame):
         shares: bool,
         log: Log,
         gain=True,
-    ) -> None:
-        res = B.clash(attack, defence, shares)
+        bonus: dict[str, int] | None = None,
+    ) -> dict:
+        res = B.clash(attack, defence, shares, bonus)
         change = self._honour(state, seat, res["delta"], gain)
         # why the honour moved less than the comparison says: "replace" (no gain), "cap" (10), "floor" (0)
         limit = None
@@ -475,6 +501,7 @@ class Chronica(BaseGame):
             change=change,
             limit=limit,
         )
+        return res
 
     def _do_mulligan(self, state: State, seat: int, plan: dict, log: Log) -> None:
         hand = state["hands"][seat]
@@ -514,6 +541,7 @@ class Chronica(BaseGame):
         if prov[i] is None:
             prov[i] = {"building": code, "character": None, "guest": None}
             _emit(log, "built", seat=seat, card=code, slot=i)
+            fervour = False
             welcome = plan["welcome"]
             if welcome:
                 ws, j = welcome["seat"], welcome["slot"]
@@ -524,11 +552,14 @@ class Chronica(BaseGame):
                 prov[i]["character"] = char
                 prov[i]["guest"] = ws
                 self._lose_one(state, ws, "occupied", log)
+                fervour = self._fire(state, seat, code, "welcomed", log)
+            fervour |= self._fire(state, seat, code, "placed", log)  # once the welcome is done
         else:
             prov[i]["building"] = code
             _emit(log, "built_under", seat=seat, card=code, character_card=prov[i]["character"], slot=i)
             self._lose_one(state, plan["loser"], "occupied", log)
-        self._after_play(state, seat, False, log)
+            fervour = self._fire(state, seat, code, "placed", log)
+        self._after_play(state, seat, fervour, log)
 
     def _do_replace(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
@@ -539,7 +570,9 @@ class Chronica(BaseGame):
         self._resolve(state, seat, [code], [old], False, log, gain=False)
         slot["building"] = code
         state["discards"][seat].append(old)
-        self._after_play(state, seat, False, log)
+        fervour = self._fire(state, seat, code, "placed", log)
+        self._fire(state, seat, old, "discarded", log)
+        self._after_play(state, seat, fervour, log)
 
     def _do_place(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
@@ -552,7 +585,7 @@ class Chronica(BaseGame):
             prov[i]["character"] = code
             _emit(log, "placed_in", seat=seat, card=code, building_card=prov[i]["building"], slot=i)
             self._lose_one(state, plan["loser"], "occupied", log)
-        self._after_play(state, seat, False, log)
+        self._after_play(state, seat, self._fire(state, seat, code, "placed", log), log)
 
     def _do_action(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, ts, j = plan["card"], plan["seat"], plan["slot"]
@@ -577,17 +610,28 @@ class Chronica(BaseGame):
         occupied = len(defence) == 2
         shares = occupied and C.CARD_BY_CODE[code]["category"] == C.CARD_BY_CODE[slot["building"]]["category"]
         _emit(log, "action", seat=seat, attack_cards=attack, target_seat=ts, defence_cards=defence, slot=j)
-        self._resolve(state, seat, attack, defence, shares, log)
+        bonus = self._defence_bonus(state, ts, j, log)
+        res = self._resolve(state, seat, attack, defence, shares, log, bonus=bonus)
         state["discards"][seat].extend(attack)
-        if slot["building"]:
-            state["discards"][ts].append(slot["building"])
-        if slot["character"]:
-            owner = ts if slot["guest"] is None else slot["guest"]
-            state["discards"][owner].append(slot["character"])
+        # whose discard each defending card goes to
+        fallen = [(ts, slot["building"]), (ts if slot["guest"] is None else slot["guest"], slot["character"])]
+        fallen = [(owner, c) for owner, c in fallen if c]
+        for owner, c in fallen:
+            state["discards"][owner].append(c)
         state["provinces"][ts][j] = None
         if occupied:
             self._lose_one(state, ts, "action", log)
-        self._after_play(state, seat, occupied, log)
+        fervour = occupied
+        if P.enabled(state):
+            outcome = "won" if res["delta"] > 0 else "lost" if res["delta"] < 0 else None
+            for c in attack:
+                if outcome:
+                    fervour |= self._fire(state, seat, c, outcome, log, target=ts)
+            for c in attack:
+                self._fire(state, seat, c, "discarded", log, target=ts)
+            for owner, c in fallen:
+                self._fire(state, owner, c, "discarded", log, target=seat)
+        self._after_play(state, seat, fervour, log)
 
     def _after_play(self, state: State, seat: int, fervour: bool, log: Log) -> None:
         if self._check_end(state, log):
@@ -608,6 +652,8 @@ class Chronica(BaseGame):
             state["hands"][seat].remove(code)
             state["discards"][seat].append(code)
         _emit(log, "passed", seat=seat, card=code)
+        if code is not None:
+            self._fire(state, seat, code, "discarded", log)
         self._start_draws(state, seat, 2, log)
 
     def _drew(self, state: State, seat: int, codes: list[str], log: Log) -> None:
@@ -620,6 +666,11 @@ class Chronica(BaseGame):
         )
 
     def _start_draws(self, state: State, seat: int, count: int, log: Log) -> None:
+        if P.enabled(state):
+            for code in P.owned_in_province(state, seat):
+                self._fire(state, seat, code, "end_of_turn", log)
+            if self._check_end(state, log):
+                return
         if state["shared"]:
             state["phase"] = "draw"
             state["pending_draws"] = count
@@ -683,6 +734,61 @@ class Chronica(BaseGame):
         res = self.result(state)
         _emit(log, "game_over", seat=seat, reason=reason, scores=res["scores"], winner_seats=res["winners"])
 
+    # --- the special powers (option ``powers``) ----------------------------------------------------
+
+    def _defence_bonus(self, state: State, ts: int, j: int, log: Log) -> dict[str, int] | None:
+        """The Renown bonuses of the cards defending slot ``j`` of ``ts`` ({domain: n}), told."""
+        if not P.enabled(state):
+            return None
+        bonus: dict[str, int] = {}
+        for code, domain, n in P.defence_bonus(state, ts, j):
+            bonus[domain] = bonus.get(domain, 0) + n
+            _emit(log, "power_bonus", seat=ts, card=code, domain=domain, n=n)
+        return bonus
+
+    def _fire(
+        self, state: State, seat: int, code: str, when: str, log: Log, target: int | None = None
+    ) -> bool:
+        """Fire ``code``'s power for its owner ``seat`` if it triggers on ``when`` (powers on, nobody at 0
+        honour: that ends the game at once). ``target``: the opponent of an Action. True: an extra play."""
+        pw = P.POWERS.get(code)
+        if pw is None or pw["when"] != when or not P.enabled(state) or 0 in state["honour"]:
+            return False
+        do, n = pw["do"], pw["n"]
+        if do == "draw":
+            source = self._source(state, seat)
+            drawn = [self._take_top(state, seat) for _ in range(min(n, len(source) - 1))]
+            if drawn:  # a power never draws the pile's last card (that one ends the game at a turn's end)
+                _private(
+                    log,
+                    state,
+                    seat,
+                    {"kind": "power_drew", "seat": seat, "card": code, "count": len(drawn)},
+                    {"kind": "power_drew_cards", "seat": seat, "card": code, "drawn_cards": drawn},
+                )
+        elif do in ("gain", "sap"):
+            seats = [seat] if do == "gain" else [target] if target is not None else B.opponents(state, seat)
+            for s in seats:
+                change = self._honour(state, s, n if do == "gain" else -n)
+                _emit(log, "power_honour", seat=s, card=code, change=change)
+        elif do == "recover":
+            if state["discards"][seat]:
+                back = state["discards"][seat].pop()
+                state["hands"][seat].append(back)
+                _emit(log, "power_recovered", seat=seat, card=code, recovered_card=back)
+        elif do == "rout":
+            found = P.rout_target(state, seat)
+            if found:
+                o, j = found
+                char = state["provinces"][o][j]["character"]
+                state["provinces"][o][j] = None
+                state["hands"][o].append(char)
+                _emit(log, "power_routed", seat=seat, card=code, owner_seat=o, routed_card=char)
+        elif do == "fervour":
+            _emit(log, "power_fervour", seat=seat, card=code)
+            return True
+        return False
+
     # --- what a move would do, and taking one back ---------------------------------------------
 
     def preview(self, state: State, seat: int, move: Move) -> dict | None:
@@ -702,13 +808,17 @@ class Chronica(BaseGame):
             "honour_delta": deltas[seat],
             "opponent_honour_delta": {s: deltas[s] for s in B.opponents(state, seat)},
             "events": told,
-            "explanation": {lang: V.explain(told, lang) for lang in V.MESSAGES},
+            "explanation": {lang: V.explain(told, lang, seat) for lang in V.MESSAGES},
         }
 
     def can_take_back(self, before: State, seat: int, move: Move, after: State) -> bool:
         """A card placed (build, replace, place) or a pass, while the turn is still ``seat``'s own and nothing
         was drawn: only the shared variant's draw step leaves such a moment (otherwise the draw follows at
         once). No Action (it hits an opponent's cards), no draw, no mulligan, nothing that ended the game."""
+        if P.enabled(before) and any(
+            not set(after["hands"][s]) <= set(before["hands"][s]) for s in range(before["players"])
+        ):
+            return False  # a power drew or handed back a card
         return (
             isinstance(move, dict)
             and move.get("type") in self.takeback_moves

@@ -90,7 +90,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "seed": rng.getrandbits(48),
         "draws": 0,
         "players": n,
-        "options": {"decks": None, "shared_deck": shared},
+        "options": {"decks": None, "shared_deck": shared, **({"powers": True} if view.get("powers") else {})},
         "shared": shared,
         "hands": hands,
         "discards": [list(d) for d in view["discards"]],

@@ -27,7 +27,8 @@ def view(state: State, seat: int | None) -> dict:
     character in that slot, else null), ``protected`` (per seat 8 bools: hinterland slot behind an
     occupied frontier slot), ``victory_points`` (live), ``fervour`` (the player to act may play again),
     ``pending_draws`` (shared variant draw step), ``mulligan`` ({"seat": whose decision or null,
-    "taken": per seat bool}), ``end_reason`` (honour/province/deck or null).
+    "taken": per seat bool}), ``end_reason`` (honour/province/deck or null); ``powers`` (true, only at a
+    table playing with the special powers).
     """
     n = state["players"]
     phase = state["phase"]
@@ -65,6 +66,8 @@ def view(state: State, seat: int | None) -> dict:
         "mulligan": {"seat": awaited[0] if phase == "mulligan" else None, "taken": list(state["mulligans"])},
         "end_reason": state["end_reason"],
     }
+    if state["options"].get("powers"):
+        out["powers"] = True
     if seat is not None:
         out["hand"] = list(state["hands"][seat])
     return out
@@ -191,6 +194,32 @@ def _game_over(event: Event, words: Words) -> str:
     )
 
 
+POWER_HONOUR = {
+    "en": ("{card}'s power: {seat} gains {n} honour.", "{card}'s power: {seat} loses {n} honour.",
+           "{card}'s power: {seat}'s honour does not move (from 0 to 10)."),
+    "fr": ("Pouvoir de {card} : {seat} gagne {n} point{s} d'Honneur.",
+           "Pouvoir de {card} : {seat} perd {n} point{s} d'Honneur.",
+           "Pouvoir de {card} : l'Honneur de {seat} ne bouge pas (de 0 à 10)."),
+}  # fmt: skip
+POWER_BONUS = {
+    "en": "{card}'s power: +{n} {dom} in defence.",
+    "fr": "Pouvoir de {card} : +{n} en {dom} en défense.",
+}
+
+
+def _power_honour(event: Event, words: Words) -> str:
+    gain, loss, same = POWER_HONOUR[words.lang]
+    change = event["change"]
+    text = gain if change > 0 else loss if change < 0 else same
+    n = abs(change)
+    return text.format(**words.fields(event) | {"n": n, "s": "s" if n > 1 else ""})
+
+
+def _power_bonus(event: Event, words: Words) -> str:
+    dom = DOMAIN_NAMES[words.lang][event["domain"]]
+    return POWER_BONUS[words.lang].format(**words.fields(event) | {"dom": dom})
+
+
 def _count(one: str, many: str) -> Callable[[Event, Words], str]:
     def say(event: Event, words: Words) -> str:
         return (one if event["count"] == 1 else many).format(**words.fields(event))
@@ -231,6 +260,15 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "took_from_river": "{seat} took {card} from the river.",
         "river_refilled": "{card} joins the river.",
         "game_over": _game_over,
+        "power_drew": _count(
+            "{card}'s power: {seat} draws a card.", "{card}'s power: {seat} draws {count} cards."
+        ),
+        "power_drew_cards": "{card}'s power: you draw {drawn_cards}.",
+        "power_honour": _power_honour,
+        "power_bonus": _power_bonus,
+        "power_recovered": "{card}'s power: {seat} takes {recovered_card} back from their discard.",
+        "power_routed": "{card}'s power: {owner_seat}'s {routed_card} goes back to their hand.",
+        "power_fervour": "{card}'s power: {seat} may play another card.",
     },
     "fr": {
         "first_player": "{seat} joue en premier ; les autres piochent une sixième carte.",
@@ -259,22 +297,44 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "took_from_river": "{seat} prend {card} dans la rivière.",
         "river_refilled": "{card} rejoint la rivière.",
         "game_over": _game_over,
+        "power_drew": _count(
+            "Pouvoir de {card} : {seat} pioche une carte.",
+            "Pouvoir de {card} : {seat} pioche {count} cartes.",
+        ),
+        "power_drew_cards": "Pouvoir de {card} : vous piochez {drawn_cards}.",
+        "power_honour": _power_honour,
+        "power_bonus": _power_bonus,
+        "power_recovered": "Pouvoir de {card} : {seat} reprend {recovered_card} de sa défausse.",
+        "power_routed": "Pouvoir de {card} : {routed_card} retourne dans la main de {owner_seat}.",
+        "power_fervour": "Pouvoir de {card} : {seat} peut jouer une autre carte.",
     },
 }
 
 # --- a preview's explanation ------------------------------------------------------------------
 
-PREVIEWED = frozenset({"clash", "honour_lost", "fervour", "game_over"})  # what a preview tells
+PREVIEWED = frozenset(
+    {"clash", "honour_lost", "fervour", "game_over", "power_honour", "power_bonus", "power_fervour"}
+)  # what a preview tells
 EXPLAIN = {
     "en": {
         "honour_lost": "The opponent loses {amount} honour ({reason}).",
         "fervour": "Popular fervour: you may play another card.",
+        "power_fervour": "A power lets you play another card.",
+        "power_honour": {
+            "mine": "{card}'s power: your honour {change}.",
+            "theirs": "{card}'s power: an opponent's honour {change}.",
+        },
         "game_over": "This ends the game.",
         "nothing": "No honour changes.",
     },
     "fr": {
         "honour_lost": "L'adversaire perd {amount} point{s} d'Honneur ({reason}).",
         "fervour": "Ferveur populaire : vous pourrez jouer une autre carte.",
+        "power_fervour": "Un pouvoir vous permettra de jouer une autre carte.",
+        "power_honour": {
+            "mine": "Pouvoir de {card} : votre Honneur {change}.",
+            "theirs": "Pouvoir de {card} : Honneur d'un adversaire {change}.",
+        },
         "game_over": "La partie s'arrête là.",
         "nothing": "L'Honneur ne change pas.",
     },
@@ -287,8 +347,8 @@ class _Names:
     card_name = staticmethod(card_name)
 
 
-def explain(events: list[Event], lang: str) -> str:
-    """A preview's events in words, addressed to the player who would move (``lang``: en or fr)."""
+def explain(events: list[Event], lang: str, seat: int | None = None) -> str:
+    """A preview's events in words, addressed to the player who would move (``seat``; ``lang``: en or fr)."""
     words = Words(_Names, [], lang)
     table = EXPLAIN[lang]
     lines = []
@@ -296,6 +356,12 @@ def explain(events: list[Event], lang: str) -> str:
         kind = event["kind"]
         if kind == "clash":
             lines.append(_clash(event, words))
+        elif kind == "power_bonus":
+            lines.append(_power_bonus({k: v for k, v in event.items() if k != "seat"}, words))
+        elif kind == "power_honour":
+            whose = "mine" if event["seat"] == seat else "theirs"
+            line = table[kind][whose].format(card=words.card(event["card"]), change=signed(event["change"]))
+            lines.append(line)
         elif kind == "honour_lost":
             amount = event["amount"]
             reason = REASONS[lang][event["reason"]]

@@ -65,6 +65,23 @@ def cu_card(code):
 
 
 @register.filter
+def cu_power(code):
+    """The card's special power in the reader's language ("" for a card without one)."""
+    from django.utils.translation import get_language
+
+    from rules.chronica import powers as P
+
+    pw = P.POWERS.get(code) if isinstance(code, str) else None
+    return P.text(pw, "fr" if (get_language() or "en").startswith("fr") else "en") if pw else ""
+
+
+@register.filter
+def cu_pair(building, character):
+    """The cards of a slot, building first (for listing their powers)."""
+    return [c for c in (building, character) if c]
+
+
+@register.filter
 def cu_name(code):
     card = C.CARD_BY_CODE.get(code) if isinstance(code, str) else None
     return card["name"] if card else code

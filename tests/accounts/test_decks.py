@@ -202,3 +202,31 @@ def test_a_saved_legal_deck_is_offered_when_joining_a_table(client_for, alice, b
     table = services.create_table(alice, "chronica", 2)
     page = client_for(bob).get(f"/tables/{table.pk}/").content.decode()
     assert "Bob&#x27;s best" in page and "Unfinished" not in page
+
+
+@pytest.mark.parametrize(
+    ("power", "check"),
+    [
+        ("any", lambda c: c["power"] is not None),
+        ("none", lambda c: c["power"] is None),
+        ("shield", lambda c: c["power"] and c["power"]["do"] == "shield"),
+        ("placed", lambda c: c["power"] and c["power"]["when"] == "placed"),
+        ("next_to_category", lambda c: c["power"] and "next_to_category" in c["power"]["keywords"]),
+    ],
+)
+def test_the_catalog_filters_by_power_and_keyword(client, power, check):
+    page = client.get("/decks/catalog/", {"power": power}).content.decode()
+    expected = [c["code"] for c in catalog() if check(c)]
+    assert expected and results_codes(page) == expected
+
+
+def test_the_catalog_shows_each_power_in_the_readers_language_and_searches_it(client):
+    page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "When it wins an Action: you may play another card." in page
+    page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Quand elle gagne une Action : vous pouvez jouer une autre carte." in page
+    page = client.get("/decks/catalog/", {"q": "cannot be the target"}).content.decode()
+    shielded = [c["code"] for c in catalog() if c["power"] and c["power"]["do"] == "shield"]
+    assert results_codes(page) == shielded
+    page = client.get("/decks/catalog/", {"power": "nonsense"}).content.decode()
+    assert len(results_codes(page)) == len(catalog())  # an unknown value filters nothing

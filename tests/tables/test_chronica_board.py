@@ -246,3 +246,25 @@ def test_the_end_of_the_game_is_announced_on_the_board(started_table, client_for
     page = page_of(client_for(bob), table)
     assert "The game is over" in page and "a player has no honour left" in page
     assert moves_posted(page) == [] and moves_embedded(page) is None
+
+
+def test_the_powers_option_is_offered_and_shown_with_each_power(
+    started_table, client_for, client, alice, bob
+):
+    form = client_for(alice).get("/games/chronica/new/").content.decode()
+    assert 'name="powers"' in form and "Special powers" in form
+    assert (
+        "Pouvoirs spéciaux"
+        in client_for(alice).get("/games/chronica/new/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    )
+    table = started_table("chronica", [alice, bob], {"powers": True})
+    state = board(hands={0: ["jeanne-d-arc"]}, provinces={1: {0: ("abbaye-du-mont-saint-michel", None)}})
+    state["options"] = dict(state["options"], powers=True)
+    put_state(table, state)
+    page = page_of(client_for(alice), table)
+    assert "Special powers" in page
+    assert "When it wins an Action: you may play another card." in page  # in the hand
+    assert "In your province: it cannot be the target of an Action." in page  # in play
+    assert codes_mentioned(page_of(client, table)) <= visible_to(state, None)
+    plain = started_table("chronica", [alice, bob])
+    assert "Powers of" not in page_of(client_for(alice), plain)

@@ -203,7 +203,8 @@ def test_every_legal_move_passes_the_same_checks_as_apply():
 
 
 def test_every_event_kind_has_a_message_in_both_languages():
-    """The kinds met over seeded playouts (and at set-up) are exactly the kinds the messages put into words."""
+    """The kinds met over seeded playouts (and at set-up) are exactly the kinds the messages put into words
+    (the special powers' ``power_*`` kinds apart: test_powers.py meets every one of them)."""
     kinds = set()
     names = ["alice", "bob", "carol", "dave"]
     for players, kind in CONFIGS:
@@ -218,7 +219,8 @@ def test_every_event_kind_has_a_message_in_both_languages():
             for k, (seat, move) in enumerate(log):
                 check_narration(states[k], seat, move, states[k + 1], names[:players], kinds)
         kinds |= {e["kind"] for e in GAME.events(*careful_move(kind))}
-    assert kinds == set(MESSAGES["en"]) == set(MESSAGES["fr"])
+    assert set(MESSAGES["en"]) == set(MESSAGES["fr"])
+    assert kinds == {k for k in MESSAGES["en"] if not k.startswith("power_")}
 
 
 def careful_move(kind):
