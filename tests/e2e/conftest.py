@@ -178,7 +178,7 @@ def seq_of(page) -> int:
     return int(page.locator("section.table-status").get_attribute("data-seq"))
 
 
-def wait_for_seq(page, at_least: int, timeout: int = 10000) -> None:
+def wait_for_seq(page, at_least: int, timeout: int = 20000) -> None:
     """Wait until this page has been brought to at least that seq (live, over its socket)."""
     page.wait_for_function(
         "n => Number(document.querySelector('section.table-status').dataset.seq) >= n",
