@@ -5,11 +5,10 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from tables import access, selectors, services, social
+from tables import access, services, social
 from tables.models import Invitation
 
 
@@ -119,20 +118,6 @@ def invite(request, pk):
 @require_POST
 def takeback(request, pk):
     """Undo: answers like a move, with the mover's own frame (or an error message swapped in place)."""
-    from tables.views import _move_error
+    from tables.views import answer_change
 
-    if not request.user.is_authenticated:
-        return _move_error(pk, "Sign in to play.", 403)
-    try:
-        seq = int(request.POST.get("seq", ""))
-    except ValueError:
-        seq = None
-    try:
-        with access.hidden_unless_visible(pk, request.user, _session_invite(request, pk)):
-            result = services.take_back(pk, request.user, seq)
-    except services.TableError as exc:
-        return _move_error(pk, exc.message, exc.status)
-    if not request.htmx:
-        return redirect("tables:table", pk=pk)
-    lang = selectors.chosen_language(request.user) or translation.get_language()
-    return HttpResponse(result.frame_for(request.user, lang))
+    return answer_change(request, pk, lambda seq: services.take_back(pk, request.user, seq))

@@ -252,19 +252,25 @@ def rematch(request, pk):
 @require_POST
 def move(request, pk):
     """An htmx move: answers with the mover's own frame, or an error message swapped in place."""
-    if not request.user.is_authenticated:
-        return _move_error(pk, _("Sign in to play."), 403)
     try:
         move_data = json.loads(request.POST.get("move", ""))
     except (ValueError, RecursionError):  # (RecursionError: JSON nested too deep)
         move_data = None
+    return answer_change(request, pk, lambda seq: services.play_move(pk, request.user, move_data, seq))
+
+
+def answer_change(request, pk, change):
+    """A player's change of the game (a move, a take-back) from the form's ``seq``: ``change(seq)`` returns
+    the MoveResult, and the answer is the mover's own frame, or the error message swapped in place."""
+    if not request.user.is_authenticated:
+        return _move_error(pk, _("Sign in to play."), 403)
     try:
         seq = int(request.POST.get("seq", ""))
     except ValueError:
         seq = None
     try:
         with access.hidden_unless_visible(pk, request.user, _session_invite(request, pk)):
-            result = services.play_move(pk, request.user, move_data, seq)
+            result = change(seq)
     except services.TableError as exc:
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:
