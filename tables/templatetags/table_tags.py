@@ -102,7 +102,9 @@ def clock_label(seconds):
     if seconds in MOVE_TIMES:
         return MOVE_TIMES[seconds]
     hours, rest = divmod(int(seconds), 3600)
-    return f"{hours} h {rest // 60} min per move" if hours else f"{rest // 60} min per move"
+    if hours:
+        return gettext("%(h)s h %(m)s min per move") % {"h": hours, "m": rest // 60}
+    return gettext("%(m)s min per move") % {"m": rest // 60}
 
 
 class SqueezeNode(template.Node):
