@@ -49,7 +49,7 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone"),
 }
 # Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
 # the people of the fixture named themselves (a token, decks, a made-up card code).

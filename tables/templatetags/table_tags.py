@@ -94,6 +94,18 @@ def game_script(slug):
     return format_html('<script src="{}" defer></script>', static(path))
 
 
+@register.simple_tag
+def game_words(slug):
+    """The words a game's script shows (``games/<slug>/_words.html``, in the page's language), once per page and
+    never in a frame: the script reads them from there. Empty for a game whose script shows none."""
+    from django.template import TemplateDoesNotExist
+
+    try:
+        return mark_safe(render_to_string(f"games/{slug}/_words.html"))
+    except TemplateDoesNotExist:
+        return ""
+
+
 @register.filter
 def clock_label(seconds):
     """3600 -> "1 h per move"."""
