@@ -6,8 +6,9 @@ The untranslated-string check renders each page in English and in French and rea
 (text nodes and the attributes read aloud or shown on hover). A piece of text found unchanged in both is an
 untranslated string unless, once the names are taken out (usernames, bots, games, the site, Chronica's
 printed card words, numbers), nothing that reads as a word is left, or it is one of the few words French
-spells the same (SAME_IN_FRENCH). Card faces (``data-card``) and the game boards inside a replay
-(``.table-body``) are drawn by the games' own templates and tested with them, so they are left out here.
+spells the same (SAME_IN_FRENCH). Card faces (``data-card``) are left out (a card's name is the engine's,
+in the page's language). The site's pages skip the game boards (``.table-body``); the table pages read them
+too: every game's table as each seat and a spectator mid-game, finished, and replayed.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor"),
 }
 # Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
 # the people of the fixture named themselves (a token, decks, a made-up card code).
