@@ -7,20 +7,20 @@ from collections import Counter
 from pathlib import Path
 
 from django import template
-from django.utils.translation import get_language, gettext, gettext_noop, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from rules.cosplay import view
 from rules.cosplay.cards import CARDS, describe
 
 register = template.Library()
 
-# The resources as printed (the same in French); "wild" and "any" are words, translated when shown.
+# The resources as printed (the same in French); "wild" and "any" are words, translated when shown (_label).
 RESOURCE_LABEL = {
     "badass": "BADASS",
     "kawaii": "KAWAII",
     "craft": "CRAFT",
-    "wild": gettext_noop("wild"),
-    "any": gettext_noop("any"),
+    "wild": "wild",
+    "any": "any",
 }
 PRINTED_RESOURCES = {"badass", "kawaii", "craft"}
 ORDER = ("badass", "kawaii", "craft", "any", "wild")
@@ -296,7 +296,9 @@ def amounts_list(values: dict | None) -> list[dict]:
 
 
 def _label(res: str) -> str:
-    return RESOURCE_LABEL[res] if res in PRINTED_RESOURCES else gettext(RESOURCE_LABEL[res])
+    if res in PRINTED_RESOURCES:
+        return RESOURCE_LABEL[res]
+    return pgettext("cosplay", "wild") if res == "wild" else pgettext("cosplay", "any")
 
 
 def _text(values: dict) -> str:
@@ -317,7 +319,8 @@ def cp_card(code):
     if card is None:
         return None
     ability = card["ability"]
-    text = describe(code)
+    lang = _lang()
+    text = describe(code, lang)
     # The tooltip spells out what the face shows as coloured numbers (the name and text are on the card).
     parts = [gettext("costs %(cost)s") % {"cost": _text(card["cost"])}] if card["cost"] else []
     if card["points"]:
@@ -329,8 +332,11 @@ def cp_card(code):
         )
     title = "; ".join(parts) or card["name"]
     body = text
-    if ability and text.startswith(KIND_LABEL[ability["kind"]] + ": "):
-        body = text[len(KIND_LABEL[ability["kind"]]) + 2 :]
+    prefix = f"{_kind_label(ability['kind'])}\u00a0: " if ability and lang == "fr" else ""
+    if ability and not prefix:
+        prefix = f"{KIND_LABEL[ability['kind']]}: "
+    if prefix and text.startswith(prefix):
+        body = text[len(prefix) :]  # the kind is drawn by the palette CSS (.act-<kind> .cp-text::before)
     return {
         "code": code,
         "name": card["name"],
@@ -481,8 +487,8 @@ def cp_words():
     words = {
         "excluded": gettext("ability: no points"),
         "pays": gettext("✓ pays"),
-        "wild": gettext("wild"),
-        "any": gettext("any"),
+        "wild": _label("wild"),
+        "any": _label("any"),
         "anyMix": gettext("any mix: {n}"),
         "free": gettext("Nothing left to pay: your bonus points and discounts cover it."),
         "missing": plural("Still missing {n} point.", "Still missing {n} points."),
