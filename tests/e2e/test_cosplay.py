@@ -30,6 +30,8 @@ def settle(mover, pages):
 
 def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
     alice, bob = new_page(1280), new_page(390, 844)
+    for page in (alice, bob):  # a move that cannot be taken back asks first: they answer yes
+        page.on("dialog", lambda dialog: dialog.accept())
     a_name, b_name = unique("alice"), unique("bob")
     sign_up(alice, server, a_name)
     sign_up(bob, server, b_name)
