@@ -7,6 +7,8 @@ from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
 
 def test_two_players_play_a_whole_easy_game_live(server, new_page):
     alice, bob = new_page(1280), new_page(390, 844)
+    for page in (alice, bob):  # a move that cannot be taken back asks first: they answer yes
+        page.on("dialog", lambda dialog: dialog.accept())
     a_name, b_name = unique("alice"), unique("bob")
     sign_up(alice, server, a_name)
     sign_up(bob, server, b_name)
