@@ -75,10 +75,6 @@ def one_step(page, slug: str) -> None:
 @pytest.mark.parametrize("slug", list(PROMPT))
 def test_a_whole_turn_with_the_keyboard_only(tour, as_player, slug):
     page = as_player[1280]
-    # A move that cannot be taken back asks first (a confirm box); the player answers it with Enter, yes.
-    if not getattr(page, "accepts_dialogs", False):  # (the page is the session's: one handler)
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.accepts_dialogs = True
     visit(page, tour.server, tour.tables[slug].removeprefix(tour.server.url))
     page.wait_for_selector(PROMPT[slug], timeout=20000)
     if slug == "chronica" and page.locator(".cu-board.phase-mulligan").count():
