@@ -19,6 +19,7 @@ import random
 import re
 import shutil
 import subprocess
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -276,6 +277,9 @@ def test_every_games_table_is_french_for_its_players_and_spectators(
 ):
     table = play_random(started_table(slug, [alice, bob]), [alice, bob], MID_GAME[slug], random.Random(5))
     assert table.status == Table.PLAYING
+    # A clock on the table: its choice and the time left are words too.
+    deadline = datetime.now(UTC) + timedelta(hours=30)
+    Table.objects.filter(pk=table.pk).update(move_time=3600, deadline=deadline)
     url = f"/tables/{table.pk}/"
     for user in (alice, bob):  # the seat awaited and the seat waiting
         assert_translated(client_for(user), [url], boards=True)
@@ -292,10 +296,12 @@ def test_every_games_finished_table_and_replay_are_french(slug, alice, bob, clie
 
 
 def test_an_open_table_is_french_for_its_creator_and_a_visitor(alice, client_for):
-    table = services.create_table(alice, "cosmic_crowns", 3, {"mode": "hard", "reverse": True})
+    table = services.create_table(
+        alice, "cosmic_crowns", 3, {"mode": "hard", "reverse": True}, move_time=5400
+    )
     assert_translated(client_for(alice), [f"/tables/{table.pk}/"])
     page = get(client_for(alice), f"/tables/{table.pk}/", "fr")
-    assert "Mode : difficile" in page or "Mode : difficile" in page, page
+    assert "Mode\u00a0: difficile" in page and "pendule\u00a0: 1 h 30 min par coup" in page, page
     assert_translated(Client(), [f"/tables/{table.pk}/"])
 
 
