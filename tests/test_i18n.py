@@ -6,17 +6,20 @@ The untranslated-string check renders each page in English and in French and rea
 (text nodes and the attributes read aloud or shown on hover). A piece of text found unchanged in both is an
 untranslated string unless, once the names are taken out (usernames, bots, games, the site, Chronica's
 printed card words, numbers), nothing that reads as a word is left, or it is one of the few words French
-spells the same (SAME_IN_FRENCH). Card faces (``data-card``) and the game boards inside a replay
-(``.table-body``) are drawn by the games' own templates and tested with them, so they are left out here.
+spells the same (SAME_IN_FRENCH). Card faces (``data-card``) are left out (a card's name is the engine's,
+in the page's language). The site's pages skip the game boards (``.table-body``); the table pages read them
+too: every game's table as each seat and a spectator mid-game, finished, and replayed.
 """
 
 from __future__ import annotations
 
 import base64
 import gettext
+import random
 import re
 import shutil
 import subprocess
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -29,6 +32,7 @@ from rules import registry
 from tables import services
 from tables.models import BOT_NAMES, Table
 from tests.tables.history_games import finished, finished_game
+from tests.tables.test_services import play_random
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 ATTRIBUTES = (
@@ -46,7 +50,8 @@ SKIPPED = {"script", "style", "code"}
 # "les clans", "1 bot", the Cosplay rulebook's own "Influence", "Sacrifice", "Fatigue", "duo", "trio" …).
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
-    *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio"),
+    *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor"),
 }
 # Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
 # the people of the fixture named themselves (a token, decks, a made-up card code).
@@ -58,8 +63,9 @@ DATE = re.compile(r"\d{1,2} \w{3} \d{4}(, \d\d:\d\d)?")  # "j M Y": Mar, Apr …
 class VisibleText(HTMLParser):
     """The text a person sees or hears on a page, one entry per text node or read-aloud attribute."""
 
-    def __init__(self):
+    def __init__(self, boards: bool = False):
         super().__init__(convert_charrefs=True)
+        self.boards = boards  # read the game boards too (a table page's own test)
         self.texts: list[str] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
 
@@ -68,7 +74,8 @@ class VisibleText(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
-        skip = tag in SKIPPED or "data-card" in attrs or "table-body" in (attrs.get("class") or "").split()
+        board = not self.boards and "table-body" in (attrs.get("class") or "").split()
+        skip = tag in SKIPPED or "data-card" in attrs or board
         if not (self.skipping() or skip):
             for name in ATTRIBUTES:
                 if attrs.get(name):
@@ -92,8 +99,8 @@ class VisibleText(HTMLParser):
             self.texts.append(text)
 
 
-def visible(page: str) -> list[str]:
-    parser = VisibleText()
+def visible(page: str, boards: bool = False) -> list[str]:
+    parser = VisibleText(boards)
     parser.feed(page)
     return parser.texts
 
@@ -147,11 +154,11 @@ def get(client: Client, url: str, language: str, status=200) -> str:
     return body
 
 
-def assert_translated(client: Client, urls, status=200):
+def assert_translated(client: Client, urls, status=200, boards=False):
     failures = {}
     for url in urls:
-        english = visible(get(client, url, "en", status))
-        french = visible(get(client, url, "fr", status))
+        english = visible(get(client, url, "en", status), boards)
+        french = visible(get(client, url, "fr", status), boards)
         assert english != french, url
         left = untranslated(english, french)
         if left:
@@ -255,6 +262,47 @@ def test_forms_errors_and_messages_are_french(world, client):
 @override_settings(DEBUG=False)
 def test_the_error_pages_are_french(world):
     assert_translated(Client(), ["/tables/987654/", "/no/such/page/"], status=404)
+
+
+# --- The tables: every game's board, mid-game, finished and replayed -----------------------------------
+
+
+# How far into each game the mid-game page is drawn: past the deal, with cards played and piles grown.
+MID_GAME = {"cosmic_crowns": 5, "five_crowns": 7, "chronica": 6, "cosplay": 4}
+
+
+@pytest.mark.parametrize("slug", list(MID_GAME))
+def test_every_games_table_is_french_for_its_players_and_spectators(
+    slug, alice, bob, started_table, client_for
+):
+    table = play_random(started_table(slug, [alice, bob]), [alice, bob], MID_GAME[slug], random.Random(5))
+    assert table.status == Table.PLAYING
+    # A clock on the table: its choice and the time left are words too.
+    deadline = datetime.now(UTC) + timedelta(hours=30)
+    Table.objects.filter(pk=table.pk).update(move_time=3600, deadline=deadline)
+    url = f"/tables/{table.pk}/"
+    for user in (alice, bob):  # the seat awaited and the seat waiting
+        assert_translated(client_for(user), [url], boards=True)
+    assert_translated(Client(), [url], boards=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", list(MID_GAME))
+def test_every_games_finished_table_and_replay_are_french(slug, alice, bob, client_for):
+    table = finished_game(slug, [alice, bob])
+    urls = [f"/tables/{table.pk}/", f"/tables/{table.pk}/replay/", f"/tables/{table.pk}/replay/?seat=0"]
+    assert_translated(client_for(alice), urls, boards=True)
+    assert_translated(Client(), urls[:2], boards=True)
+
+
+def test_an_open_table_is_french_for_its_creator_and_a_visitor(alice, client_for):
+    table = services.create_table(
+        alice, "cosmic_crowns", 3, {"mode": "hard", "reverse": True}, move_time=5400
+    )
+    assert_translated(client_for(alice), [f"/tables/{table.pk}/"])
+    page = get(client_for(alice), f"/tables/{table.pk}/", "fr")
+    assert "Mode\u00a0: difficile" in page and "pendule\u00a0: 1 h 30 min par coup" in page, page
+    assert_translated(Client(), [f"/tables/{table.pk}/"])
 
 
 # --- Which language ---------------------------------------------------------------------------------

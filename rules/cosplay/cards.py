@@ -819,11 +819,9 @@ def catalog() -> list[dict]:
 _RES_NAME = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "any": "any", "wild": "any (wild)"}
 
 
-def show_amounts(values: dict[str, int]) -> str:
-    """``{"badass": 3, "any": 2}`` -> ``"3 BADASS + 2 any"``."""
-    parts = [
-        f"{values[k]} {_RES_NAME[k]}" for k in ("badass", "kawaii", "craft", "any", "wild") if values.get(k)
-    ]
+def show_amounts(values: dict[str, int], names: dict[str, str] = _RES_NAME) -> str:
+    """``{"badass": 3, "any": 2}`` -> ``"3 BADASS + 2 any"`` (``names``: the resources' words, French ones too)."""
+    parts = [f"{values[k]} {names[k]}" for k in ("badass", "kawaii", "craft", "any", "wild") if values.get(k)]
     return " + ".join(parts) or "0"
 
 
@@ -867,26 +865,116 @@ def describe_effect(effect: str, args: dict) -> str:
     raise ValueError(effect)
 
 
-def describe(code: str) -> str:
-    """The card's ability text, built from its data (so text and rules never disagree)."""
+# The same texts in French (rulebook 003: Défausse, Influence, Recrutement, Sacrifice, Soutien; RULINGS'
+# glossary: réserve, cimetière, zone de recrutement, zone d'assistance, Drama).
+_RES_NAME_FR = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "any": "au choix", "wild": "joker"}
+_KIND_TEXT_FR = {
+    "discard": "Défausse",
+    "influence": "Influence",
+    "recruit": "Recrutement",
+    "sacrifice": "Sacrifice",
+    "support": "Soutien",
+}
+_WHAT_FR = {
+    "any": "paiement",
+    "character": "personnage",
+    "equipment": "équipement",
+    "objective": "objectif",
+    "drama": "Drama",
+}
+_WHATS_FR = {
+    "character": "Personnages",
+    "equipment": "Équipements",
+    "objective": "Objectifs",
+    "drama": "Drama",
+}
+
+
+_EFFECTS_FR = {
+    "draw": "piochez {cards}",
+    "gain": "+{n} {res} ce tour",
+    "discount": "votre prochain {what} de ce tour coûte {n} de moins",
+    "drama": "envoyez {n} Drama de la réserve à un adversaire",
+    "trash": "mettez jusqu’à {cards} de votre main ou de votre défausse au cimetière",
+    "clear": "envoyez au cimetière la carte d’une zone de recrutement",
+    "poach": "recrutez une carte face visible de la zone d’assistance d’un autre joueur",
+    "ready": "vos cartes d’assistance face cachée se retournent maintenant",
+    "cost_mod": "les {whats} coûtent {delta}{of_res} {sign}",
+}
+
+
+def _effect_fr(effect: str, args: dict) -> str:
+    if effect not in _EFFECTS_FR:
+        raise ValueError(effect)
+    n, res, what, delta = (
+        args.get("n", 0),
+        args.get("res", "any"),
+        args.get("what", "any"),
+        args.get("delta", 0),
+    )
+    return _EFFECTS_FR[effect].format(
+        n=n,
+        cards=f"{n} carte{'s' if n > 1 else ''}",
+        res=_RES_NAME_FR[res],
+        of_res="" if res == "any" else f" {_RES_NAME_FR[res]}",
+        what=_WHAT_FR.get(what, what),
+        whats=_WHATS_FR.get(what, what),
+        delta=abs(delta),
+        sign="de plus" if delta > 0 else "de moins",
+    )
+
+
+# What ``describe`` says around the effects, per language.
+_SENTENCES = {
+    "en": {
+        "kind": _KIND_TEXT,
+        "colon": ": ",
+        "semicolon": "; ",
+        "effect": describe_effect,
+        "res": _RES_NAME,
+        "combo": "{label} with {names}: +{bonus}",
+        "unlimited": "Encumbrance: unlimited",
+        "encumbrance": "Encumbrance: {n} per character",
+        "tax": "When it leaves your hand: your first payment this turn costs 1 more",
+        "fatigue": "When it leaves your hand: draw 1 card fewer at the end of this turn",
+    },
+    "fr": {
+        "kind": _KIND_TEXT_FR,
+        "colon": "\u00a0: ",
+        "semicolon": "\u00a0; ",
+        "effect": _effect_fr,
+        "res": _RES_NAME_FR,
+        "combo": "{label} avec {names}\u00a0: +{bonus}",
+        "unlimited": "Encombrement\u00a0: illimité",
+        "encumbrance": "Encombrement\u00a0: {n} par personnage",
+        "tax": "En quittant votre main\u00a0: votre premier paiement de ce tour coûte 1 de plus",
+        "fatigue": "En quittant votre main\u00a0: piochez 1 carte de moins à la fin de ce tour",
+    },
+}
+
+
+def describe(code: str, lang: str = "en") -> str:
+    """The card's ability text, built from its data (so text and rules never disagree), in English or French."""
+    say = _SENTENCES.get(lang, _SENTENCES["en"])
     card = CARDS[code]
     lines = []
     if card["ability"]:
-        kind = card["ability"]["kind"]
-        lines.append(
-            f"{_KIND_TEXT[kind]}: "
-            + "; ".join(describe_effect(e["effect"], e["args"]) for e in card["ability"]["effects"])
+        effects = say["semicolon"].join(
+            say["effect"](e["effect"], e["args"]) for e in card["ability"]["effects"]
         )
+        lines.append(say["kind"][card["ability"]["kind"]] + say["colon"] + effects)
     if card.get("combo"):
         names = " + ".join(CARDS[p]["name"] for p in card["combo"]["partners"])
         label = "Duo" if len(card["combo"]["partners"]) == 1 else "Trio"
-        lines.append(f"{label} with {names}: +{show_amounts(card['combo']['bonus'])}")
+        lines.append(
+            say["combo"].format(
+                label=label, names=names, bonus=show_amounts(card["combo"]["bonus"], say["res"])
+            )
+        )
     if card.get("encumbrance", 0) is None:
-        lines.append("Encumbrance: unlimited")
+        lines.append(say["unlimited"])
     elif card["kind"] == "equipment":
-        lines.append(f"Encumbrance: {card['encumbrance']} per character")
-    if card.get("sting") == "tax":
-        lines.append("When it leaves your hand: your first payment this turn costs 1 more")
-    if card.get("sting") == "fatigue":
-        lines.append("When it leaves your hand: draw 1 card fewer at the end of this turn")
+        lines.append(say["encumbrance"].format(n=card["encumbrance"]))
+    if card.get("sting") in ("tax", "fatigue"):
+        lines.append(say[card["sting"]])
     return ". ".join(lines)

@@ -104,7 +104,7 @@
     document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
       const left = Math.max(0, Math.floor((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
       const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600), m = Math.floor(left % 3600 / 60), s = left % 60;
-      const text = d ? d + "d " + h + "h" : h ? h + "h " + pad(m) + "m" : m + ":" + pad(s);
+      const text = d ? d + (el.dataset.day || "d") + " " + h + "h" : h ? h + "h " + pad(m) + "m" : m + ":" + pad(s);
       const out = el.querySelector(".left");
       if (out) out.textContent = text;
       el.classList.toggle("urgent", left < 300);

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.text import slugify
+from django.utils.text import capfirst, slugify
+from django.utils.translation import get_language, gettext, pgettext
 
 from rules.chronica import cards as C
+from rules.chronica import view as V
 
 register = template.Library()
 
-DOMAIN_LABELS = {C.E: "Érudition", C.P: "Prestige", C.G: "Guerre"}
 DOMAIN_SHORT = {C.E: "É", C.P: "P", C.G: "G"}
 ERA_SHORT = {
     "Antiquité": "Ant.",
@@ -18,18 +19,31 @@ ERA_SHORT = {
     "Renaissance": "Ren.",
     "Temps modernes": "TM",
 }
-KIND_LABELS = {C.CHAR: "Character", C.BUILD: "Building"}
+
+
+def _lang() -> str:
+    return (get_language() or "en").split("-")[0]
+
+
+def domain_labels() -> dict:
+    """The domains' names in the page's language (the engine's words: Erudition, Prestige, War / Érudition …)."""
+    return V.DOMAIN_NAMES.get(_lang(), V.DOMAIN_NAMES["en"])
+
+
+def kind_label(kind: str) -> str:
+    return pgettext("chronica", "Character") if kind == C.CHAR else pgettext("chronica", "Building")
 
 
 def card_info(code) -> dict | None:
     card = C.CARD_BY_CODE.get(code) if isinstance(code, str) else None
     if card is None:
         return None
+    labels = domain_labels()
     return {
         "code": code,
         "name": card["name"],
         "kind": card["kind"],
-        "kind_label": KIND_LABELS[card["kind"]],
+        "kind_label": kind_label(card["kind"]),
         "class": card["class"],
         "category": card["category"],
         "category_name": C.CATEGORIES[card["category"]],
@@ -37,11 +51,11 @@ def card_info(code) -> dict | None:
         "era_key": slugify(card["era"]),
         "era_short": ERA_SHORT[card["era"]],
         "preferred": card["preferred"],
-        "preferred_label": DOMAIN_LABELS[card["preferred"]],
+        "preferred_label": labels[card["preferred"]],
         "values": [
             {
                 "domain": d,
-                "label": DOMAIN_LABELS[d],
+                "label": labels[d],
                 "short": DOMAIN_SHORT[d],
                 "value": card["values"][d],
                 "preferred": d == card["preferred"],
@@ -50,12 +64,15 @@ def card_info(code) -> dict | None:
             for k, d in enumerate(C.DOMAINS)
         ],
         "art": f"art-{card['kind']}-{card['category']}",
-        # The tooltip tells what the face shows only as colours and letters (the name and class are text).
-        "title": (
-            f"{C.CATEGORIES[card['category']]}: Érudition {card['values'][C.E]}, "
-            f"Prestige {card['values'][C.P]}, Guerre {card['values'][C.G]}; "
-            f"prefers {DOMAIN_LABELS[card['preferred']]}"
-        ),
+        # The card's accessible name (a role="img" reads its title, not its text): the name, then what the
+        # face shows only as colours and letters.
+        "title": gettext("%(name)s (%(category)s): %(values)s; prefers %(preferred)s")
+        % {
+            "name": card["name"],
+            "category": C.CATEGORIES[card["category"]],
+            "values": ", ".join(f"{labels[d]} {card['values'][d]}" for d in C.DOMAINS),
+            "preferred": labels[card["preferred"]],
+        },
     }
 
 
@@ -92,6 +109,7 @@ def cu_provinces(view, viewer):
     """Provinces in drawing order: opponents first (frontier row at the bottom, facing down the table),
     then the viewer's (or seat 0's for a spectator) at the bottom with its frontier row on top."""
     n = view["players"]
+    lang = _lang()
     me = viewer if viewer is not None else 0
     order = [(me + k) % n for k in range(1, n)] + [me]
     out = []
@@ -104,7 +122,7 @@ def cu_provinces(view, viewer):
                 {
                     "i": i,
                     "frontier": i < 4,
-                    "label": f"Frontier {i + 1}" if i < 4 else f"Hinterland {i - 3}",
+                    "label": capfirst(V.slot_name(i, lang)),
                     "building": slot["building"] if slot else None,
                     "character": slot["character"] if slot else None,
                     "guest": view["guests"][s][i],
@@ -162,3 +180,54 @@ def cu_at(names, seat):
         return names[int(seat)]
     except (TypeError, ValueError, IndexError):
         return ""
+
+
+@register.simple_tag
+def cu_words():
+    """The move builder's words (static/js/games/chronica.js), in the page's language: one JSON script per
+    page, never in a frame. ``{card}``, ``{slot}``, ``{seat}`` … are filled in by the script."""
+    from django.utils.html import json_script
+
+    lang = _lang()
+    words = {
+        "slots": [V.slot_name(i, lang) for i in range(8)],
+        "seat": gettext("seat {n}"),
+        "buildUnder": gettext("Build {card} under your {here} ({slot})"),
+        "buildOn": gettext("Build {card} on your {slot}"),
+        "andWelcome": gettext(" and welcome {owner}'s {card}"),
+        "loses": gettext("{seat} loses 1 honour"),
+        "replace": gettext("Replace your {old} with {card}"),
+        "placeIn": gettext("Place {card} in your {here}"),
+        "placeOn": gettext("Place {card} on your {slot} (wandering)"),
+        "action": gettext("Action: {who} against {owner}'s {cards}"),
+        "noReinforcement": gettext("No reinforcement"),
+        "fromHand": gettext("+ {card} (from hand)"),
+        "fromProvince": gettext("+ {card} (from your province)"),
+        "welcome": gettext("Welcome {owner}'s {card}"),
+        "justBuild": gettext("Just build"),
+        "modeBuild": gettext("Build"),
+        "modePlace": gettext("Place"),
+        "modeAction": gettext("Action"),
+        "noTarget": gettext("No target for this card now."),
+        "cancel": gettext("Cancel"),
+        "working": gettext("Working out the honour…"),
+        "confirm": gettext("Confirm"),
+        "back": gettext("Back"),
+        "reinforce": gettext(
+            "Reinforce the Action with a second character of yours? (Its values add; it is discarded too.)"
+        ),
+        "choose": gettext("Choose:"),
+        "welcomeBadge": pgettext("badge", "welcome"),
+        "chooseTarget": gettext(
+            "Choose an opponent's card to target (highlighted). Locked cards are protected by the frontier card"
+            " in front of them."
+        ),
+        "chooseSlot": gettext("Choose a slot of your province (highlighted)."),
+        "labelReplace": pgettext("badge", "replace"),
+        "labelBuildUnder": pgettext("badge", "build under"),
+        "labelOccupy": pgettext("badge", "occupy"),
+        "labelBuild": pgettext("badge", "build"),
+        "labelPlace": pgettext("badge", "place"),
+        "noPreview": gettext("The preview could not be loaded."),
+    }
+    return json_script(words, "cu-words")

@@ -1,8 +1,10 @@
 """How a Cosmic Crowns card is drawn: its label, glyph and colours (display only; the rules live in rules/)."""
 
 from django import template
+from django.utils.translation import get_language
 
-from rules.cosmic_crowns.cards import CARDS, CLAN_NAMES
+from rules.cosmic_crowns import view
+from rules.cosmic_crowns.cards import CARDS
 
 register = template.Library()
 
@@ -45,4 +47,5 @@ def cc_card(code):
 
 @register.filter
 def clan_name(clan):
-    return CLAN_NAMES.get(clan, "—")
+    """The clan's name in the page's language (the engine's words: Eagle / Aigle)."""
+    return view.clan_name(clan, (get_language() or "en").split("-")[0])

@@ -7,12 +7,22 @@ from collections import Counter
 from pathlib import Path
 
 from django import template
+from django.utils.translation import get_language, gettext, pgettext
 
+from rules.cosplay import view
 from rules.cosplay.cards import CARDS, describe
 
 register = template.Library()
 
-RESOURCE_LABEL = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "wild": "wild", "any": "any"}
+# The resources as printed (the same in French); "wild" and "any" are words, translated when shown (_label).
+RESOURCE_LABEL = {
+    "badass": "BADASS",
+    "kawaii": "KAWAII",
+    "craft": "CRAFT",
+    "wild": "wild",
+    "any": "any",
+}
+PRINTED_RESOURCES = {"badass", "kawaii", "craft"}
 ORDER = ("badass", "kawaii", "craft", "any", "wild")
 KIND_LABEL = {
     "discard": "Discard",
@@ -20,6 +30,14 @@ KIND_LABEL = {
     "recruit": "Recruit",
     "sacrifice": "Sacrifice",
     "support": "Support",
+}
+# The same words in French (rulebook 003), for the palette CSS's ``:lang(fr)`` rules.
+KIND_LABEL_FR = {
+    "discard": "Défausse",
+    "influence": "Influence",
+    "recruit": "Recrutement",
+    "sacrifice": "Sacrifice",
+    "support": "Soutien",
 }
 
 # The motif drawn for each card (a symbol of static/img/cosplay/sprite.svg), chosen from its ``art`` hint.
@@ -248,6 +266,10 @@ def palette_css() -> str:
     """The palette rules of every card, keyed by its code (``.cp-card[data-card="…"]{--p1:…;--p2:…;--p3:…}``),
     and the word that opens an ability's text (``.act-support .cp-text::before{content:"Support: "}``)."""
     rules = [f'.act-{kind} .cp-text::before{{content:"{label}: "}}' for kind, label in KIND_LABEL.items()]
+    rules += [
+        f':lang(fr) .act-{kind} .cp-text::before{{content:"{label}\\a0: "}}'
+        for kind, label in KIND_LABEL_FR.items()
+    ]
     for code in sorted(CARDS):
         p1, p2, p3 = palette(CARDS[code]["art"])
         rules.append(f'.cp-card[data-card="{code}"]{{--p1:{p1};--p2:{p2};--p3:{p3}}}')
@@ -270,11 +292,25 @@ def write_palette_css(path: Path = CSS_PATH) -> None:
 def amounts_list(values: dict | None) -> list[dict]:
     """``{"badass": 3, "any": 2}`` -> ``[{"res": "badass", "n": 3, "label": "BADASS"}, ...]`` in a fixed order."""
     values = values or {}
-    return [{"res": k, "n": values[k], "label": RESOURCE_LABEL[k]} for k in ORDER if values.get(k)]
+    return [{"res": k, "n": values[k], "label": _label(k)} for k in ORDER if values.get(k)]
+
+
+def _label(res: str) -> str:
+    if res in PRINTED_RESOURCES:
+        return RESOURCE_LABEL[res]
+    return pgettext("cosplay", "wild") if res == "wild" else pgettext("cosplay", "any")
 
 
 def _text(values: dict) -> str:
-    return " + ".join(f"{a['n']} {a['label']}" for a in amounts_list(values)) or "nothing"
+    return " + ".join(f"{a['n']} {a['label']}" for a in amounts_list(values)) or gettext("nothing")
+
+
+def _lang() -> str:
+    return (get_language() or "en").split("-")[0]
+
+
+def _kind_label(kind: str) -> str:
+    return (KIND_LABEL_FR if _lang() == "fr" else KIND_LABEL)[kind]
 
 
 @register.filter
@@ -283,17 +319,24 @@ def cp_card(code):
     if card is None:
         return None
     ability = card["ability"]
-    text = describe(code)
+    lang = _lang()
+    text = describe(code, lang)
     # The tooltip spells out what the face shows as coloured numbers (the name and text are on the card).
-    parts = [f"costs {_text(card['cost'])}"] if card["cost"] else []
+    parts = [gettext("costs %(cost)s") % {"cost": _text(card["cost"])}] if card["cost"] else []
     if card["points"]:
-        parts.append(f"gives {_text(card['points'])}")
+        parts.append(gettext("gives %(points)s") % {"points": _text(card["points"])})
     if card["kind"] == "objective":
-        parts.append(f"level {card.get('level')}, {card['vp']} objective points")
+        parts.append(
+            gettext("level %(level)s, %(vp)s objective points")
+            % {"level": card.get("level"), "vp": card["vp"]}
+        )
     title = "; ".join(parts) or card["name"]
     body = text
-    if ability and text.startswith(KIND_LABEL[ability["kind"]] + ": "):
-        body = text[len(KIND_LABEL[ability["kind"]]) + 2 :]
+    prefix = f"{_kind_label(ability['kind'])}\u00a0: " if ability and lang == "fr" else ""
+    if ability and not prefix:
+        prefix = f"{KIND_LABEL[ability['kind']]}: "
+    if prefix and text.startswith(prefix):
+        body = text[len(prefix) :]  # the kind is drawn by the palette CSS (.act-<kind> .cp-text::before)
     return {
         "code": code,
         "name": card["name"],
@@ -303,7 +346,7 @@ def cp_card(code):
         "points": amounts_list(card["points"]),
         "points_json": cp_json(card["points"]),
         "ability_kind": ability["kind"] if ability else None,
-        "ability_label": KIND_LABEL[ability["kind"]] if ability else None,
+        "ability_label": _kind_label(ability["kind"]) if ability else None,
         "text": text,
         "body": body,
         "vp": card.get("vp"),
@@ -403,3 +446,69 @@ def cp_zone_name(zones, zone):
         return cp_name(zones[int(zone) - 1])
     except (IndexError, TypeError, ValueError):
         return ""
+
+
+@register.filter
+def cp_amounts_text(values):
+    """``{"any": 3}`` -> "3 any" ("3 au choix"): an amount in words."""
+    return _text(values)
+
+
+@register.filter
+def cp_what(what):
+    """What a discount applies to, in the page's language (the engine's words): payment, character …"""
+    return view.WHAT.get(_lang(), view.WHAT["en"]).get(what, what)
+
+
+@register.simple_tag
+def cp_ability_title(code):
+    """The tooltip of a "Use ability" button: the ability's kind and where the card goes."""
+    card = CARDS.get(code)
+    if card is None or not card["ability"]:
+        return ""
+    kind = card["ability"]["kind"]
+    if kind == "sacrifice":
+        text = pgettext("ability", "%(kind)s: the card goes to your graveyard and gives no points")
+    else:
+        text = pgettext("ability", "%(kind)s: the card goes to your discard and gives no points")
+    return text % {"kind": _kind_label(kind)}
+
+
+@register.simple_tag
+def cp_words():
+    """The payment panel's words (static/js/games/cosplay.js), in the page's language: one JSON script per page.
+    A plural is a pair (one, many) and ``zero_is_one`` tells which a count of 0 takes."""
+    from django.utils.html import json_script
+    from django.utils.translation import ngettext
+
+    def plural(one, many):
+        return [ngettext(one, many, 1), ngettext(one, many, 2)]
+
+    words = {
+        "excluded": gettext("ability: no points"),
+        "pays": gettext("✓ pays"),
+        "wild": _label("wild"),
+        "any": _label("any"),
+        "anyMix": gettext("any mix: {n}"),
+        "free": gettext("Nothing left to pay: your bonus points and discounts cover it."),
+        "missing": plural("Still missing {n} point.", "Still missing {n} points."),
+        "covered": gettext("Covered."),
+        "lost": plural("{n} surplus point will be lost.", "{n} surplus points will be lost."),
+        "noWaste": gettext("No point wasted."),
+        "costAfter": gettext("cost after your bonus: {cost}"),
+        "nothing": gettext("nothing"),
+        "noCard": gettext("No card chosen."),
+        "payWith": plural("Pay with {n} card", "Pay with {n} cards"),
+        "pay": gettext("Pay"),
+        "suggested": gettext("Suggested payment"),
+        "cancel": gettext("Cancel"),
+        "hint": gettext(
+            "Click cards in your hand and assistance zone to choose what pays (faded ones give no point this cost"
+            " can use). A card used for an ability gives no points."
+        ),
+        "new": gettext("new"),
+        "drawn": gettext("drawn"),
+        "zero_is_one": ngettext("Pay with {n} card", "Pay with {n} cards", 0)
+        == ngettext("Pay with {n} card", "Pay with {n} cards", 1),
+    }
+    return json_script(words, "cp-words")

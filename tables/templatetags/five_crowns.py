@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import get_language, gettext, pgettext
 
-from rules.five_crowns.cards import CARDS, JOKER, RANK_LABEL, SUITS, card_name, rank_name
+from rules.five_crowns import view
+from rules.five_crowns.cards import CARDS, JOKER, RANK_LABEL, SUITS
 
 register = template.Library()
 
@@ -33,7 +35,7 @@ def fc_card(code, wild_rank=None):
         "code": code,
         "label": RANK_LABEL[rank],
         "suit": SUITS[suit],
-        "name": card_name(code),
+        "name": view.card_name(code, _lang()),
         "joker": False,
         "wild": wild_rank is not None and rank == wild_rank,
         "face": rank in FACES,
@@ -42,12 +44,16 @@ def fc_card(code, wild_rank=None):
 
 @register.filter
 def fc_rank_plural(rank):
-    """'7s', 'Jacks', 'Kings' for the wild rank."""
+    """'7s', 'Jacks', 'Kings' for the wild rank ('7', 'Valets', 'Rois' in French)."""
     try:
         rank = int(rank)
     except (TypeError, ValueError):
         return ""
-    return f"{rank_name(rank)}s" if rank > 10 else f"{rank}s"
+    return view.wilds(rank, _lang())
+
+
+def _lang() -> str:
+    return (get_language() or "en").split("-")[0]
 
 
 @register.filter
@@ -129,3 +135,26 @@ def fc_index_of(codes, code):
         return list(codes).index(code) if code else -1
     except (ValueError, TypeError):
         return -1
+
+
+@register.filter
+def fc_meld(kind):
+    """A meld's kind in the page's language: Run / Book (Suite / Famille)."""
+    return {"run": pgettext("meld", "Run"), "book": pgettext("meld", "Book")}.get(
+        kind, str(kind).capitalize()
+    )
+
+
+@register.filter
+def fc_names(seats, names):
+    """The names of ``seats``, joined as a sentence says them: "bob", "bob and carol", "ann, bob and carol"."""
+    said = [str(names[s]) for s in seats or []]
+    if len(said) < 2:
+        return "".join(said)
+    return gettext("%(some)s and %(last)s") % {"some": ", ".join(said[:-1]), "last": said[-1]}
+
+
+@register.filter
+def fc_listed(seats, names):
+    """The names of ``seats`` in turn order, comma-separated: "charlie, alice"."""
+    return ", ".join(str(names[s]) for s in seats or [])

@@ -95,6 +95,18 @@ def game_script(slug):
     return format_html('<script src="{}" defer></script>', static(path))
 
 
+@register.simple_tag
+def game_words(slug):
+    """The words a game's script shows (``games/<slug>/_words.html``, in the page's language), once per page and
+    never in a frame: the script reads them from there. Empty for a game whose script shows none."""
+    from django.template import TemplateDoesNotExist
+
+    try:
+        return mark_safe(render_to_string(f"games/{slug}/_words.html"))
+    except TemplateDoesNotExist:
+        return ""
+
+
 @register.filter
 def clock_label(seconds):
     """3600 -> "1 h per move"."""
@@ -103,7 +115,9 @@ def clock_label(seconds):
     if seconds in MOVE_TIMES:
         return MOVE_TIMES[seconds]
     hours, rest = divmod(int(seconds), 3600)
-    return f"{hours} h {rest // 60} min per move" if hours else f"{rest // 60} min per move"
+    if hours:
+        return gettext("%(h)s h %(m)s min per move") % {"h": hours, "m": rest // 60}
+    return gettext("%(m)s min per move") % {"m": rest // 60}
 
 
 class SqueezeNode(template.Node):

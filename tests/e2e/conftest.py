@@ -265,6 +265,8 @@ class Tour:
         page.fill("input[name=password]", PASSWORD)
         page.click("form.card-form button")
         page.wait_for_url(f"{self.server.url}/")
+        # A move that cannot be taken back asks first (a confirm box): the player answers yes, as with Enter.
+        page.on("dialog", lambda dialog: dialog.accept())
         return page
 
     def table_pages(self):

@@ -54,6 +54,8 @@ def play_assembled(page, move: dict, name: str | None = None) -> str:
 
 def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
     alice, bob = new_page(1280), new_page(390, 844)
+    for page in (alice, bob):  # a move that cannot be taken back asks first: they answer yes
+        page.on("dialog", lambda dialog: dialog.accept())
     a_name, b_name = unique("alice"), unique("bob")
     sign_up(alice, server, a_name)
     sign_up(bob, server, b_name)

@@ -64,6 +64,7 @@ def assert_holds_still_under_the_pointer(page):
 @pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica", "cosplay"])
 def test_play_now_against_bots(server, new_page, slug):
     page = new_page(1280)
+    page.on("dialog", lambda dialog: dialog.accept())  # "cannot be taken back. Play it?": yes
     sign_up(page, server, unique("solo"))
     page.locator(f"article.game-{slug} button:has-text('Play now')").click()
     page.wait_for_selector("section.table-status[data-status=playing]")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -42,6 +43,26 @@ def test_the_frames_of_a_mid_game_position_are_small(started_table, make_user, g
     play_sensibly(table, users, random.Random(11), steps)
     table.refresh_from_db()
     assert table.status == Table.PLAYING and table.seq == steps, "a mid-game position"
-    sizes = [len(render_frame(table, viewer).encode()) for viewer in [*users, AnonymousUser()]]
+    viewers = [*users, AnonymousUser()]
+    frames = [render_frame(table, viewer, "en") for viewer in viewers]
+    sizes = [len(frame.encode()) for frame in frames]
     assert statistics.median(sizes) <= BUDGET[game], sizes
     assert max(sizes) <= CEILING, sizes
+    # In French the words are longer, the markup the same: every element and attribute, none added.
+    for viewer, english in zip(viewers, frames, strict=True):
+        assert markup(render_frame(table, viewer, "fr")) == markup(english)
+
+
+def markup(frame: str) -> list[tuple[str, ...]]:
+    """The frame's tags with their attribute names, without the words (text and attribute values)."""
+    tags: list[tuple[str, ...]] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append((tag, *(name for name, _ in attrs)))
+
+        def handle_endtag(self, tag):
+            tags.append(("/" + tag,))
+
+    Tags().feed(frame)
+    return tags

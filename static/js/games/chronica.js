@@ -5,6 +5,14 @@
 (function () {
   "use strict";
   let sel = null; // {card, mode, seat, slot, cands, chosen}
+  // The words shown, in the page's language: templates/games/chronica/_words.html (tables.templatetags.chronica).
+  const WORDS = (function () {
+    const el = document.getElementById("cu-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function word(key, fields) {
+    return String(WORDS[key] || key).replace(/\{(\w+)\}/g, (m, k) => (fields && k in fields ? fields[k] : m));
+  }
 
   const $ = (q, root) => (root || document).querySelector(q);
   const $$ = (q, root) => Array.from((root || document).querySelectorAll(q));
@@ -31,7 +39,7 @@
           const p = box.querySelector(".cu-preview");
           return { html: text, delta: p ? Number(p.dataset.delta) : 0 };
         }))
-        .catch(() => ({ error: "The preview could not be loaded." })));
+        .catch(() => ({ error: word("noPreview") })));
     }
     return previews.get(key);
   }
@@ -54,11 +62,11 @@
   }
   function seatName(s) {
     const el = $('.cu-side[data-seat="' + s + '"]');
-    return el ? el.dataset.name : "seat " + (Number(s) + 1);
+    return el ? el.dataset.name : word("seat", { n: Number(s) + 1 });
   }
   function viewer() { const b = board(); return b ? Number(b.dataset.viewer) : null; }
   function slotEl(seat, slot) { return $('.cu-side[data-seat="' + seat + '"] .cu-slot[data-slot="' + slot + '"]'); }
-  function slotLabel(i) { return i < 4 ? "frontier " + (i + 1) : "hinterland " + (i - 3); }
+  function slotLabel(i) { return (WORDS.slots || [])[i] || String(i + 1); }
   function slotCards(seat, slot) {
     const el = slotEl(seat, slot);
     return el ? $$(".cu-card", el).map((c) => c.querySelector("strong").textContent) : [];
@@ -72,34 +80,35 @@
     const me = viewer();
     if (m.type === "build") {
       const here = slotCards(me, m.slot);
-      let t = here.length ? "Build " + nameOf(m.card) + " under your " + here[0] + " (" + slotLabel(m.slot) + ")" : "Build " + nameOf(m.card) + " on your " + slotLabel(m.slot);
-      if (m.welcome) t += " and welcome " + seatName(m.welcome.seat) + "'s " + slotCards(m.welcome.seat, m.welcome.slot)[0];
-      if (m.target !== undefined) t += "; " + seatName(m.target) + " loses 1 honour";
+      const where = { card: nameOf(m.card), here: here[0], slot: slotLabel(m.slot) };
+      let t = word(here.length ? "buildUnder" : "buildOn", where);
+      if (m.welcome) t += word("andWelcome", { owner: seatName(m.welcome.seat), card: slotCards(m.welcome.seat, m.welcome.slot)[0] });
+      if (m.target !== undefined) t += "; " + word("loses", { seat: seatName(m.target) });
       return t;
     }
-    if (m.type === "replace") return "Replace your " + slotCards(me, m.slot)[0] + " with " + nameOf(m.card);
+    if (m.type === "replace") return word("replace", { old: slotCards(me, m.slot)[0], card: nameOf(m.card) });
     if (m.type === "place") {
       const here = slotCards(me, m.slot);
-      let t = here.length ? "Place " + nameOf(m.card) + " in your " + here[0] : "Place " + nameOf(m.card) + " on your " + slotLabel(m.slot) + " (wandering)";
-      if (m.target !== undefined) t += "; " + seatName(m.target) + " loses 1 honour";
+      let t = word(here.length ? "placeIn" : "placeOn", { card: nameOf(m.card), here: here[0], slot: slotLabel(m.slot) });
+      if (m.target !== undefined) t += "; " + word("loses", { seat: seatName(m.target) });
       return t;
     }
     if (m.type === "action") {
       let who = nameOf(m.card);
       if (m.reinforce) who += " + " + (m.reinforce.from === "hand" ? nameOf(m.reinforce.card) : slotCards(me, m.reinforce.slot).slice(-1)[0]);
-      return "Action: " + who + " against " + seatName(m.target.seat) + "'s " + slotCards(m.target.seat, m.target.slot).join(" + ");
+      return word("action", { who: who, owner: seatName(m.target.seat), cards: slotCards(m.target.seat, m.target.slot).join(" + ") });
     }
     return m.type;
   }
   function optionLabel(m) {
     if (m.type === "action") {
-      if (!m.reinforce) return "No reinforcement";
-      if (m.reinforce.from === "hand") return "+ " + nameOf(m.reinforce.card) + " (from hand)";
-      return "+ " + slotCards(viewer(), m.reinforce.slot).slice(-1)[0] + " (from your province)";
+      if (!m.reinforce) return word("noReinforcement");
+      if (m.reinforce.from === "hand") return word("fromHand", { card: nameOf(m.reinforce.card) });
+      return word("fromProvince", { card: slotCards(viewer(), m.reinforce.slot).slice(-1)[0] });
     }
-    if (m.welcome) return "Welcome " + seatName(m.welcome.seat) + "'s " + slotCards(m.welcome.seat, m.welcome.slot)[0];
-    if (m.target !== undefined) return seatName(m.target) + " loses 1 honour";
-    return "Just build";
+    if (m.welcome) return word("welcome", { owner: seatName(m.welcome.seat), card: slotCards(m.welcome.seat, m.welcome.slot)[0] });
+    if (m.target !== undefined) return word("loses", { seat: seatName(m.target) });
+    return word("justBuild");
   }
 
   function clear() {
@@ -144,14 +153,14 @@
     if (!sel.mode) sel.mode = canPlace ? "place" : "action";
     let html = '<p class="cu-step-title"><strong>' + esc(nameOf(sel.card)) + "</strong> ";
     html += '<span class="cu-modes">';
-    if (canPlace) html += '<button type="button" class="button small' + (sel.mode === "place" ? "" : " ghost") + '" data-cu-mode="place">' + (isBuilding ? "Build" : "Place") + "</button>";
-    if (canAct) html += '<button type="button" class="button small' + (sel.mode === "action" ? "" : " ghost") + '" data-cu-mode="action">Action</button>';
-    if (!canPlace && !canAct) html += '<span class="muted">No target for this card now.</span>';
-    html += '</span> <button type="button" class="button small ghost" data-cu-cancel>Cancel</button></p>';
+    if (canPlace) html += '<button type="button" class="button small' + (sel.mode === "place" ? "" : " ghost") + '" data-cu-mode="place">' + esc(word(isBuilding ? "modeBuild" : "modePlace")) + "</button>";
+    if (canAct) html += '<button type="button" class="button small' + (sel.mode === "action" ? "" : " ghost") + '" data-cu-mode="action">' + esc(word("modeAction")) + "</button>";
+    if (!canPlace && !canAct) html += '<span class="muted">' + esc(word("noTarget")) + "</span>";
+    html += '</span> <button type="button" class="button small ghost" data-cu-cancel>' + esc(word("cancel")) + "</button></p>";
 
     if (sel.chosen) {
-      html += '<div class="cu-confirm"><p>' + esc(describe(sel.chosen.move)) + '.</p><div class="cu-preview-slot" aria-live="polite"><span class="muted">Working out the honour\u2026</span></div>';
-      html += '<button type="button" class="button" data-cu-confirm>Confirm</button> <button type="button" class="button ghost small" data-cu-back>Back</button></div>';
+      html += '<div class="cu-confirm"><p>' + esc(describe(sel.chosen.move)) + '.</p><div class="cu-preview-slot" aria-live="polite"><span class="muted">' + esc(word("working")) + "</span></div>";
+      html += '<button type="button" class="button" data-cu-confirm>' + esc(word("confirm")) + '</button> <button type="button" class="button ghost small" data-cu-back>' + esc(word("back")) + "</button></div>";
       const m = sel.chosen.move;
       if (m.type === "action") markSlot(m.target.seat, m.target.slot, ["chosen", "attack"]);
       else markSlot(viewer(), m.slot, ["chosen"]);
@@ -168,7 +177,7 @@
     if (sel.slot !== undefined && sel.cands) {
       const first = sel.cands[0].move;
       if (first.type === "action") {
-        html += "<p>Reinforce the Action with a second character of yours? (Its values add; it is discarded too.)</p>";
+        html += "<p>" + esc(word("reinforce")) + "</p>";
         markSlot(first.target.seat, first.target.slot, ["chosen", "attack"]);
         for (const c of sel.cands) {
           const r = c.move.reinforce;
@@ -176,9 +185,9 @@
           if (r && r.from === "hand") { const h = $('.cu-hand .cu-pick[data-pick="' + CSS.escape(r.card) + '"]'); if (h) h.classList.add("helper"); }
         }
       } else {
-        html += "<p>Choose:</p>";
+        html += "<p>" + esc(word("choose")) + "</p>";
         markSlot(viewer(), first.slot, ["chosen"]);
-        for (const c of sel.cands) if (c.move.welcome) markSlot(c.move.welcome.seat, c.move.welcome.slot, ["helper"], "welcome");
+        for (const c of sel.cands) if (c.move.welcome) markSlot(c.move.welcome.seat, c.move.welcome.slot, ["helper"], word("welcomeBadge"));
       }
       html += '<div class="choices">';
       sel.cands.forEach((c, k) => {
@@ -191,7 +200,7 @@
     }
     const cands = all.filter((c) => (sel.mode === "action" ? c.move.type === "action" : PLACE_TYPES.includes(c.move.type)));
     if (sel.mode === "action") {
-      html += "<p>Choose an opponent's card to target (highlighted). Locked cards are protected by the frontier card in front of them.</p>";
+      html += "<p>" + esc(word("chooseTarget")) + "</p>";
       const seen = new Set();
       for (const c of cands) {
         const t = c.move.target;
@@ -203,14 +212,14 @@
       }
       $$(".cu-side.top .cu-slot:not(.empty):not(.target)").forEach((el) => el.classList.add("out-of-reach"));
     } else {
-      html += "<p>Choose a slot of your province (highlighted).</p>";
+      html += "<p>" + esc(word("chooseSlot")) + "</p>";
       const seen = new Set();
       for (const c of cands) {
         if (seen.has(c.move.slot)) continue;
         seen.add(c.move.slot);
         const here = slotCards(viewer(), c.move.slot);
-        const label = c.move.type === "replace" ? "replace" : here.length ? (c.move.type === "build" ? "build under" : "occupy") : c.move.type === "build" ? "build" : "place";
-        markSlot(viewer(), c.move.slot, ["target"], label, "label");
+        const label = c.move.type === "replace" ? "labelReplace" : here.length ? (c.move.type === "build" ? "labelBuildUnder" : "labelOccupy") : c.move.type === "build" ? "labelBuild" : "labelPlace";
+        markSlot(viewer(), c.move.slot, ["target"], word(label), "label");
       }
     }
     step.innerHTML = html;

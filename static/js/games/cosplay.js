@@ -6,7 +6,17 @@
 (function () {
   "use strict";
   const RES = ["badass", "kawaii", "craft"];
-  const LABEL = { badass: "BADASS", kawaii: "KAWAII", craft: "CRAFT", any: "any", wild: "wild" };
+  // The words shown, in the page's language: templates/games/cosplay/_words.html (tables.templatetags.cosplay).
+  const WORDS = (function () {
+    const el = document.getElementById("cp-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function word(key, n, fields) {
+    let w = WORDS[key] || key;
+    if (Array.isArray(w)) w = w[n === 1 || (n === 0 && WORDS.zero_is_one) ? 0 : 1];
+    return w.replace(/\{(\w+)\}/g, (m, k) => (fields && k in fields ? fields[k] : n));
+  }
+  const LABEL = { badass: "BADASS", kawaii: "KAWAII", craft: "CRAFT", any: word("any"), wild: word("wild") };
   let sel = null; // {btn, move, need, label, exclude}
 
   const $ = (q, root) => (root || document).querySelector(q);
@@ -62,7 +72,7 @@
     const taken = new Set();
     if (sel.exclude) {
       const ex = findFree(sel.exclude, taken);
-      if (ex) { taken.add(ex); ex.classList.add("excluded"); setTag(ex, "excluded-tag", "ability: no points"); }
+      if (ex) { taken.add(ex); ex.classList.add("excluded"); setTag(ex, "excluded-tag", word("excluded")); }
     }
     (pay || []).forEach((code) => {
       const el = findFree(code, taken);
@@ -74,7 +84,7 @@
   function start(btn) {
     const move = json(btn.dataset.move, null);
     if (!move) return;
-    sel = { btn: btn, move: move, need: normNeed(json(btn.dataset.need, {}) || {}), label: btn.dataset.label || "Pay", exclude: btn.dataset.exclude || null };
+    sel = { btn: btn, move: move, need: normNeed(json(btn.dataset.need, {}) || {}), label: btn.dataset.label || word("pay"), exclude: btn.dataset.exclude || null };
     preselect(move.pay);
     render();
     const p = panel();
@@ -103,7 +113,7 @@
       el.setAttribute("role", "button");
       el.setAttribute("aria-pressed", el.classList.contains("chosen") ? "true" : "false");
       el.classList.toggle("useless", !el.classList.contains("excluded") && !useful(need, pts(el)));
-      if (el.classList.contains("chosen")) setTag(el, "chosen-tag", "✓ pays");
+      if (el.classList.contains("chosen")) setTag(el, "chosen-tag", word("pays"));
       else if (!el.classList.contains("excluded")) setTag(el, null);
     });
     const vecs = picked.map(pts);
@@ -119,20 +129,20 @@
         tally += '<span class="t res-' + r + (need[r] ? (ok ? " ok" : " short") : "") + '">' + icon(r) + LABEL[r] + " <b>" + t[r] + "</b>" + (need[r] ? " / " + need[r] : "") + "</span>";
       }
     });
-    if (t.wild) tally += '<span class="t res-wild">' + icon("wild") + "wild <b>" + t.wild + "</b></span>";
-    if (need.any) tally += '<span class="t res-any">' + icon("any") + "any mix: " + need.any + "</span>";
+    if (t.wild) tally += '<span class="t res-wild">' + icon("wild") + esc(LABEL.wild) + " <b>" + t.wild + "</b></span>";
+    if (need.any) tally += '<span class="t res-any">' + icon("any") + esc(word("anyMix", need.any)) + "</span>";
     let status;
-    if (!needTotal) status = '<div class="status ok">Nothing left to pay: your bonus points and discounts cover it.</div>';
-    else if (missing) status = '<div class="status short">Still missing ' + missing + " point" + (missing > 1 ? "s" : "") + ".</div>";
-    else status = '<div class="status ok">Covered.' + (lost ? ' <span class="lost">' + lost + " surplus point" + (lost > 1 ? "s" : "") + " will be lost.</span>" : " No point wasted.") + "</div>";
+    if (!needTotal) status = '<div class="status ok">' + esc(word("free")) + "</div>";
+    else if (missing) status = '<div class="status short">' + esc(word("missing", missing)) + "</div>";
+    else status = '<div class="status ok">' + esc(word("covered")) + (lost ? ' <span class="lost">' + esc(word("lost", lost)) + "</span>" : " " + esc(word("noWaste"))) + "</div>";
     const n = picked.length;
     p.innerHTML =
-      "<h4>" + esc(sel.label) + ' <span class="muted-light">· cost after your bonus: ' + (needTotal ? costText(need) : "nothing") + "</span></h4>" +
-      '<div class="cp-tally">' + (tally || '<span class="muted-light">No card chosen.</span>') + "</div>" + status +
-      '<div class="row"><button type="button" class="button pay" data-cp-pay' + (missing ? " disabled" : "") + ">Pay with " + n + " card" + (n === 1 ? "" : "s") + "</button>" +
-      '<button type="button" class="button ghost small" data-cp-suggest>Suggested payment</button>' +
-      '<button type="button" class="button ghost small" data-cp-cancel>Cancel</button></div>' +
-      '<p class="hint">Click cards in your hand and assistance zone to choose what pays (faded ones give no point this cost can use). A card used for an ability gives no points.</p>';
+      "<h4>" + esc(sel.label) + ' <span class="muted-light">· ' + esc(word("costAfter", 0, { cost: needTotal ? costText(need) : word("nothing") })) + "</span></h4>" +
+      '<div class="cp-tally">' + (tally || '<span class="muted-light">' + esc(word("noCard")) + "</span>") + "</div>" + status +
+      '<div class="row"><button type="button" class="button pay" data-cp-pay' + (missing ? " disabled" : "") + ">" + esc(word("payWith", n)) + "</button>" +
+      '<button type="button" class="button ghost small" data-cp-suggest>' + esc(word("suggested")) + "</button>" +
+      '<button type="button" class="button ghost small" data-cp-cancel>' + esc(word("cancel")) + "</button></div>" +
+      '<p class="hint">' + esc(word("hint")) + "</p>";
     p.hidden = false;
   }
   function costText(need) {
@@ -212,17 +222,17 @@
       if (!code || code === was.zones[i]) return;
       const card = li.querySelector(":scope > .cp-card");
       if (was.zones.includes(code)) mark(card, "cp-moved");
-      else mark(card, "cp-arrived", "new");
+      else mark(card, "cp-arrived", word("new"));
     });
     $$(".cp-objpile").forEach((li, i) => {
       const code = now.piles[i];
-      if (code && code !== was.piles[i]) mark(li.querySelector(":scope > .cp-card"), "cp-arrived", "new");
+      if (code && code !== was.piles[i]) mark(li.querySelector(":scope > .cp-card"), "cp-arrived", word("new"));
     });
     const left = was.hand.slice();
     $$(".cp-hand .cp-row.hand .cp-card[data-card]").forEach((c) => {
       const k = left.indexOf(c.dataset.card);
       if (k >= 0) left.splice(k, 1);
-      else mark(c, "cp-arrived", "drawn");
+      else mark(c, "cp-arrived", word("drawn"));
     });
   }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {

@@ -102,6 +102,39 @@ def test_every_ability_has_a_text(code):
     assert describe(code)
 
 
+FRENCH_KINDS = {"discard": "Défausse", "influence": "Influence", "recruit": "Recrutement"}
+FRENCH_KINDS |= {"sacrifice": "Sacrifice", "support": "Soutien"}
+
+
+@pytest.mark.parametrize("code", sorted(CARDS))
+def test_every_text_is_said_in_french_too(code):
+    """The same sentences, one for one, in French: the kind as rulebook 003 names it, no English word left."""
+    english, french = describe(code), describe(code, "fr")
+    assert bool(english) == bool(french)
+    assert english.count(". ") == french.count(". ")
+    ability = CARDS[code]["ability"]
+    if ability:
+        assert french.startswith(FRENCH_KINDS[ability["kind"]] + "\u00a0: "), french
+    names = {CARDS[p]["name"] for p in (CARDS[code].get("combo") or {}).get("partners", [])}
+    for name in names:
+        french = french.replace(name, "")
+    english_words = {
+        "draw",
+        "card",
+        "cards",
+        "your",
+        "this",
+        "turn",
+        "send",
+        "from",
+        "the",
+        "with",
+        "cost",
+        "less",
+    }
+    assert not english_words & set(re.findall(r"[a-z]+", french)), french
+
+
 def test_characters_cost_badass_or_kawaii_and_equipment_craft_only():
     """Rulebook 003: « Personnage : Elles peuvent être recrutées via leurs coûts de BADASS et/ou KAWAII »;
     « Équipement : Les cartes d'équipement peuvent être recrutées via leurs coûts de CRAFT »."""
