@@ -64,11 +64,10 @@ def card_info(code) -> dict | None:
             for k, d in enumerate(C.DOMAINS)
         ],
         "art": f"art-{card['kind']}-{card['category']}",
-        # The card's accessible name (a role="img" reads its title, not its text): the name, then what the
-        # face shows only as colours and letters.
-        "title": gettext("%(name)s (%(category)s): %(values)s; prefers %(preferred)s")
+        # The name is printed on the card (its text names it); the tooltip adds what the face shows only as
+        # colours and figures.
+        "title": gettext("%(category)s: %(values)s; prefers %(preferred)s")
         % {
-            "name": card["name"],
             "category": C.CATEGORIES[card["category"]],
             "values": ", ".join(f"{labels[d]} {card['values'][d]}" for d in C.DOMAINS),
             "preferred": labels[card["preferred"]],
