@@ -7,7 +7,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e.conftest import shot, sign_up, unique
 
 # A move button that posts at once (a Cosplay payment button opens the payment panel instead).
-DIRECT = "[data-move]:not(.cp-pay)"
+DIRECT = "[data-move]:not(.cp-pay):not(.takeback)"  # a move of the game (Undo is not one)
 
 
 def click_a_move(page):
