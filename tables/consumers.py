@@ -14,6 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts.preferences import chosen_language
 from accounts.sockets import SessionBoundSocket
 from tables import chat_frames, live, selectors
 from tables.access import may_connect
@@ -23,7 +24,7 @@ from tables.notifications import badge, user_group
 def socket_language(scope) -> str:
     """The language a socket's frames are in: the one its person chose on their account, else what the
     browser says as LocaleMiddleware reads it for a page (the language cookie, then Accept-Language)."""
-    chosen = selectors.chosen_language(scope.get("user"))
+    chosen = chosen_language(scope.get("user"))
     if chosen:
         return chosen
     request = HttpRequest()

@@ -19,6 +19,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from accounts.preferences import chosen_language
 from tables import selectors
 
 WATCH = "watch"
@@ -42,7 +43,7 @@ def key_of(user_id: int | None, seats: dict[str, str]) -> str:
 
 def frame_languages(user) -> list[str]:
     """The languages a viewer's sockets may read in: a seated person's chosen one, else any of the site's."""
-    chosen = selectors.chosen_language(user)
+    chosen = chosen_language(user)
     return [chosen] if chosen else selectors.languages()
 
 

@@ -124,7 +124,7 @@ class Snapshot:
         if self.state is not None and table.result:
             ctx["ranking"] = selectors.ranking(table, names)
         ctx["log"] = selectors.log_entries(engine, self.log_moves(), names, viewer, lang)
-        ctx["log"] = social.log_entries(ctx["log"], self.log_moves(), self.log_events(), names)
+        ctx["log"] = social.interleave(ctx["log"], self.log_moves(), self.log_events(), names)
         target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
         mine = target is not None and target.seat == viewer and not seats[viewer].is_bot
         ctx["takeback_seq"] = target.seq if mine else None

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 
 from rules.core import narrate
 from tables.models import Move, Seat, Table
@@ -22,16 +21,6 @@ RECENT_MOVES = 12  # the log of a game being played shows its last moves; a fini
 def languages() -> list[str]:
     """The site's languages (``settings.LANGUAGES``), in order."""
     return [code for code, _ in settings.LANGUAGES]
-
-
-def chosen_language(user) -> str:
-    """The language ``user`` chose on their account; "" when they chose none (their browser decides)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        return ""
-    try:
-        return user.preference.language
-    except ObjectDoesNotExist:
-        return ""
 
 
 def read_seats(table: Table) -> list[Seat]:

@@ -434,13 +434,13 @@ def _announce(
     return publication
 
 
-def rebuild_state(table: Table):
+def rebuild_state(table: Table, moves: list[Move] | None = None):
     """The table's state from its seed and its move log alone (the snapshot is only a cache): the moves
-    that stand, without the take-back rows and the moves they cancelled."""
+    that stand, without the take-back rows and the moves they cancelled. ``moves``: the log's rows, in
+    order (read from the database when not given)."""
     engine = table.engine
-    options = table.options
-    state = engine.setup(players=table.players, seed=table.seed, options=options)
-    for move in social.effective(list(table.moves.order_by("seq"))):
+    state = engine.setup(players=table.players, seed=table.seed, options=table.options)
+    for move in social.effective(moves if moves is not None else list(table.moves.order_by("seq"))):
         state = engine.apply(state, move.seat, move.move)
     return state
 
@@ -760,10 +760,7 @@ def take_back(table_id, user, seq) -> MoveResult:
             )
         engine = table.engine
         awaited = set(table.to_act)
-        state = engine.setup(players=table.players, seed=table.seed, options=table.options)
-        for move in social.effective(moves):
-            if move.seq != target.seq:
-                state = engine.apply(state, move.seat, move.move)
+        state = rebuild_state(table, [m for m in moves if m.seq != target.seq])
         Move.objects.create(
             table=table,
             seq=table.seq,

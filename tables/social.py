@@ -123,7 +123,7 @@ def cancelled_seqs(moves) -> set[int]:
     return {m.cancels for m in moves if m.cancels is not None}
 
 
-def log_entries(entries: list[dict], moves: list[Move], events: list[TableEvent], names) -> list[dict]:
+def interleave(entries: list[dict], moves: list[Move], events: list[TableEvent], names) -> list[dict]:
     """The log with its take-backs told and its seat events interleaved in order.
 
     ``entries`` are the moves' own entries (one per row of ``moves``, same order). An event at position p

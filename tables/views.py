@@ -275,9 +275,9 @@ def answer_change(request, pk, change):
         return _move_error(pk, exc.message, exc.status)
     if not request.htmx:
         return redirect("tables:table", pk=pk)
-    # In the language of the mover's sockets: the one they chose, else their browser's (this request's).
-    lang = selectors.chosen_language(request.user) or translation.get_language()
-    return HttpResponse(result.frame_for(request.user, lang))
+    # In the language of the mover's sockets: the one they chose, else their browser's. The request already
+    # speaks it (LocaleMiddleware, then AccountLanguageMiddleware for a chosen one).
+    return HttpResponse(result.frame_for(request.user, translation.get_language()))
 
 
 @require_GET
