@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils import translation
 
 from accounts.models import Preference
 
@@ -33,3 +34,12 @@ def set_language(user, language: str) -> None:
     if language not in dict(settings.LANGUAGES):
         raise ValueError(f"unknown language: {language}")
     Preference.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def in_words(message) -> str:
+    """A sentence of the rules (a ``rules.core.Text``, or a refusal carrying one) in the active language;
+    anything else as it is."""
+    words = getattr(message, "words", None)
+    if words is None:
+        return str(message)
+    return words((translation.get_language() or settings.LANGUAGE_CODE).split("-")[0])

@@ -20,8 +20,91 @@ Event = dict[str, Any]
 LANGUAGES = ("en", "fr")  # the languages every game's narration formats are written in
 
 
-class IllegalMove(Exception):
+# --- Sentences for people: what the rules refuse, worded in every language ----------------
+# The rules write a refusal once, as an English ``str.format`` template over named fields:
+# ``require(ok, "{card} is still face down.", card=each_language(card_name, code))``. A field is a
+# value shown as it is (a number, a printed name) or a dict of its words per language (built with
+# ``each_language``). A game registers its sentences' other languages with ``add_wordings`` (its
+# ``view.py`` keeps them beside its narration ``MESSAGES``), keyed by the English template, so a
+# refusal reads the same way in the engine and in every language; tests/rules/test_wordings.py
+# checks that every template in ``rules/`` has one, with the same fields.
+
+WORDINGS: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES if lang != "en"}
+
+
+def add_wordings(wordings: dict[str, dict[str, str]]) -> None:
+    """Register translations ``{lang: {english template: template in lang}}``."""
+    for lang, table in wordings.items():
+        WORDINGS[lang].update(table)
+
+
+def each_language(words: Any, *args: Any) -> dict[str, str]:
+    """A field in words per language: ``each_language(card_name, code)`` -> ``{"en": ..., "fr": ...}``
+    (``words`` is called with ``*args`` and then the language)."""
+    return {lang: words(*args, lang) for lang in LANGUAGES}
+
+
+class Text(str):
+    """A sentence for a person. As a ``str`` it is the English sentence; ``words(lang)`` gives it in
+    another language (English where the language has no wording for it)."""
+
+    template: str
+    fields: dict[str, Any]
+
+    def __new__(cls, template: str, /, **fields: Any) -> Text:
+        text = super().__new__(cls, _worded(template, fields, "en"))
+        text.template, text.fields = template, fields
+        return text
+
+    def words(self, lang: str) -> str:
+        return _worded(WORDINGS.get(lang, {}).get(self.template, self.template), self.fields, lang)
+
+
+def _worded(template: str, fields: dict[str, Any], lang: str) -> str:
+    if not fields:
+        return template
+    return template.format(
+        **{k: v.get(lang, v["en"]) if isinstance(v, dict) else v for k, v in fields.items()}
+    )
+
+
+class Refusal(Exception):
+    """What the rules refuse, with a ``Text`` for the person: ``str(exc)`` in English, ``exc.words(lang)``."""
+
+    def __init__(self, message: str, /, **fields: Any):
+        self.text = message if isinstance(message, Text) and not fields else Text(message, **fields)
+        super().__init__(str(self.text))
+
+    def words(self, lang: str) -> str:
+        return self.text.words(lang)
+
+
+class IllegalMove(Refusal):
     """A move the rules refuse. Its message is written for the player."""
+
+
+class InvalidSetup(Refusal, ValueError):
+    """A table the rules cannot set up as asked (players, options, decks): a ``ValueError`` (CONTRACTS §1)."""
+
+
+add_wordings(
+    {
+        "fr": {
+            "A move is an object with a type.": "Un coup est un objet qui a un type.",
+            "The game is over.": "La partie est terminée.",
+            "It is not your turn.": "Ce n’est pas votre tour.",
+            "The options must be an object.": "Les options doivent être un objet.",
+            "Unknown option: {names}.": "Option inconnue : {names}.",
+            "The option {name} must be one of {choices}.": "L’option {name} doit valoir l’une de ces valeurs : {choices}.",
+            "The option {name} must be true or false.": "L’option {name} doit valoir vrai ou faux.",
+            "The option {name} must be a whole number.": "L’option {name} doit être un nombre entier.",
+            "The option {name} must be from {low} to {high}.": "L’option {name} doit être comprise entre {low} et {high}.",
+            "The number of players must be a whole number.": "Le nombre de joueurs doit être un nombre entier.",
+            "{game} takes {low} to {high} players.": "{game} se joue de {low} à {high} joueurs.",
+            "The seed must be a whole number.": "La graine doit être un nombre entier.",
+        }
+    }
+)
 
 
 class Game(Protocol):
@@ -91,23 +174,32 @@ def validate_options(schema: dict[str, dict[str, Any]], options: dict | None) ->
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise ValueError("options must be an object")
+        raise InvalidSetup("The options must be an object.")
     unknown = sorted(set(options) - set(schema))
     if unknown:
-        raise ValueError(f"unknown option: {', '.join(unknown)}")
+        raise InvalidSetup("Unknown option: {names}.", names=", ".join(unknown))
     out: dict[str, Any] = {}
     for name, spec in schema.items():
         value = options.get(name, spec.get("default"))
         kind = spec["type"]
         if kind == "choice" and value not in spec["choices"]:
-            raise ValueError(f"option {name} must be one of {', '.join(map(str, spec['choices']))}")
+            raise InvalidSetup(
+                "The option {name} must be one of {choices}.",
+                name=name,
+                choices=", ".join(map(str, spec["choices"])),
+            )
         if kind == "bool" and not isinstance(value, bool):
-            raise ValueError(f"option {name} must be true or false")
+            raise InvalidSetup("The option {name} must be true or false.", name=name)
         if kind == "int":
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"option {name} must be a whole number")
+                raise InvalidSetup("The option {name} must be a whole number.", name=name)
             if not spec.get("min", value) <= value <= spec.get("max", value):
-                raise ValueError(f"option {name} must be from {spec['min']} to {spec['max']}")
+                raise InvalidSetup(
+                    "The option {name} must be from {low} to {high}.",
+                    name=name,
+                    low=spec["min"],
+                    high=spec["max"],
+                )
         out[name] = copy.deepcopy(value)
     return out
 
@@ -144,7 +236,7 @@ def below(state: State, n: int) -> int:
 def new_state(seed: int, players: int, options: dict) -> State:
     """The fields every engine's state starts with."""
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError("seed must be a whole number")
+        raise InvalidSetup("The seed must be a whole number.")
     return {"seed": seed, "draws": 0, "players": players, "options": options}
 
 
@@ -171,9 +263,14 @@ class BaseGame:
 
     def setup(self, players: int, seed: int, options: dict | None = None) -> State:
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ValueError("players must be a whole number")
+            raise InvalidSetup("The number of players must be a whole number.")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.title} takes {self.min_players} to {self.max_players} players")
+            raise InvalidSetup(
+                "{game} takes {low} to {high} players.",
+                game=self.title,
+                low=self.min_players,
+                high=self.max_players,
+            )
         opts = validate_options(self.options, options)
         return self._setup(new_state(seed, players, opts))
 
@@ -336,7 +433,7 @@ def narrate(
     return lines
 
 
-def require(condition: object, message: str) -> None:
-    """Raise IllegalMove(message) unless ``condition`` holds."""
+def require(condition: object, message: str, /, **fields: Any) -> None:
+    """Raise IllegalMove(message, **fields) unless ``condition`` holds (the sentence is built only then)."""
     if not condition:
-        raise IllegalMove(message)
+        raise IllegalMove(message, **fields)

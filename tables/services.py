@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
 from accounts import decks
+from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
 from tables import history, social
@@ -161,7 +162,7 @@ def create_table(
     try:
         engine.setup(players=players, seed=0, options=options)  # validates the options
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(in_words(exc)) from None
     if move_time is not None and (
         not isinstance(move_time, int)
         or isinstance(move_time, bool)
@@ -245,7 +246,7 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
         try:
             decks.check_deck(table.game, deck)
         except ValueError as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest(in_words(exc)) from None
     seat = free[0]
     seat.user = user
     seat.deck = deck
@@ -285,7 +286,7 @@ def set_deck(table_id, user, cards) -> None:
     try:
         decks.check_deck(table.game, cards)
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(in_words(exc)) from None
     Seat.objects.filter(table=table, index=index).update(deck=list(cards) if cards is not None else None)
 
 
@@ -308,7 +309,7 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
     try:
         state = engine.setup(players=table.players, seed=table.seed, options=options)
     except ValueError as exc:
-        raise Conflict(gettext("The game cannot start: %(reason)s") % {"reason": exc}) from None
+        raise Conflict(gettext("The game cannot start: %(reason)s") % {"reason": in_words(exc)}) from None
     table.options = options
     table.state = engine.dump(state)
     table.status = Table.PLAYING
@@ -364,7 +365,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         try:
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
-            raise BadRequest(str(exc)) from None
+            raise BadRequest(in_words(exc)) from None
         Move.objects.create(
             table=table,
             seq=table.seq,

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from accounts import decks
+from accounts.preferences import in_words
 from rules import IllegalMove, registry
 from tables import access, selectors, services, social, social_views
 from tables.models import Seat, Table
@@ -99,7 +100,7 @@ def new_table(request, slug):
                     services.set_deck(table.pk, request.user, deck)
             services.start_if_full(table, request.user)
         except ValueError as exc:
-            error = str(exc)
+            error = in_words(exc)
         except services.TableError as exc:
             error = exc.message
         else:
@@ -188,7 +189,7 @@ def join(request, pk):
     try:
         deck = decks.resolve_deck(request.user, table.game, request.POST.get("deck"))
     except ValueError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, in_words(exc))
         return _table_action(request, pk, lambda: None)
     invite = table.invite_token if table.private else None  # _visible_table let this visitor in
     return _table_action(request, pk, lambda: services.join_table(pk, request.user, deck=deck, invite=invite))
@@ -315,7 +316,7 @@ def move_preview(request, pk):
         try:
             engine.apply(state, seat, move_data)
         except IllegalMove as exc:
-            return _preview_error(str(exc), 400)
+            return _preview_error(in_words(exc), 400)
         return HttpResponse(status=204)
     ctx = {"preview": preview, "move": move_data, "viewer": seat, "names": selectors.names_of(seats)}
     return render(request, template, ctx)

@@ -36,7 +36,7 @@ def test_it_creates_a_table_with_the_creator_in_seat_zero(alice):
         (7, {}, "2 to 6"),
         ("4", {}, "whole number"),
         (2, {"mode": "insane"}, "mode"),
-        (2, {"colour": "red"}, "unknown option"),
+        (2, {"colour": "red"}, "Unknown option"),
         (2, {"reverse": "yes"}, "reverse"),
     ],
 )

@@ -83,7 +83,7 @@ def test_given_decks_are_used_per_seat():
         ({"decks": [CODES[:30], CODES[:29] + ["zzz"]]}, "Unknown card"),
         ({"decks": [CODES[:30], CODES[:30]], "shared_deck": True}, "not both"),
         ({"shared_deck": "yes"}, "true or false"),
-        ({"colour": "red"}, "unknown option"),
+        ({"colour": "red"}, "Unknown option"),
     ],
 )
 def test_it_refuses_bad_options(options, message):
