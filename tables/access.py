@@ -12,6 +12,8 @@ from __future__ import annotations
 import secrets
 from contextlib import contextmanager
 
+from django.utils.translation import gettext
+
 from tables.models import Invitation, Seat, Table
 from tables.services import NotFound, TableError
 
@@ -43,7 +45,7 @@ def table_for(pk, user, *invites) -> Table:
     """The table if ``user`` may see it, else NotFound (as for a table that does not exist)."""
     table = Table.objects.filter(pk=pk).first()
     if table is None or not may_watch(table, user, *invites):
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     return table
 
 

@@ -8,6 +8,7 @@ from functools import wraps
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
@@ -30,26 +31,26 @@ def api_view(methods: tuple[str, ...], auth: bool = True):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
             if request.method not in methods:
-                return error(f"Use {' or '.join(methods)}.", 405)
+                return error(_("Use %(methods)s.") % {"methods": " / ".join(methods)}, 405)
             request.api_user = None
             if auth:
                 request.api_user = token_user(request)
                 if request.api_user is None:
-                    return error("A valid token is required: Authorization: Bearer <token>.", 401)
+                    return error(_("A valid token is required: Authorization: Bearer <token>."), 401)
             if any("\x00" in value for values in request.GET.lists() for value in values[1]):
-                return error("A query parameter holds a NUL character.", 400)
+                return error(_("A query parameter holds a NUL character."), 400)
             body = {}
             try:
                 raw = request.body if request.method == "POST" else b""
             except RequestDataTooBig:
-                return error("The body is too large.", 413)
+                return error(_("The body is too large."), 413)
             if raw:
                 try:
                     body = json.loads(raw)
                 except (ValueError, UnicodeDecodeError):
-                    return error("The body is not valid JSON.", 400)
+                    return error(_("The body is not valid JSON."), 400)
                 except RecursionError:
-                    return error("The body is nested too deeply.", 400)
+                    return error(_("The body is nested too deeply."), 400)
             request.json = body
             try:
                 return view(request, *args, **kwargs)
@@ -86,7 +87,7 @@ def printable_text(text: str) -> bool:
 
 def body_object(request) -> dict:
     if not isinstance(request.json, dict):
-        raise services.BadRequest("The body must be a JSON object.")
+        raise services.BadRequest(_("The body must be a JSON object."))
     return request.json
 
 
@@ -97,20 +98,20 @@ def token(request):
     data = body_object(request)
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str):
-        return error("Give a username and a password.", 400)
+        return error(_("Give a username and a password."), 400)
     if has_control_characters(username + password):
         return error(CONTROL_CHARACTERS_MESSAGE, 400)
     if not printable_text(username) or not printable_text(password):
-        return error("Wrong username or password.", 400)
+        return error(_("Wrong username or password."), 400)
     throttle = LoginThrottle(username, request)
     if not throttle.attempt():
-        return error("Too many failed attempts. Try again later.", 429)
+        return error(_("Too many failed attempts. Try again later."), 429)
     user = authenticate(request, username=username, password=password)
     if user is None:
-        return error("Wrong username or password.", 400)
+        return error(_("Wrong username or password."), 400)
     throttle.succeeded()
     try:
-        _, raw = ApiToken.issue(user, name="API")
+        _issued, raw = ApiToken.issue(user, name="API")
     except LimitReached as exc:
         return error(exc.message, 429)
     return JsonResponse({"token": raw}, status=201)
@@ -189,13 +190,13 @@ def tables(request):
     data = body_object(request)
     game = data.get("game")
     if not isinstance(game, str):
-        return error("Name the game.", 400)
+        return error(_("Name the game."), 400)
     rated = data.get("rated", True)
     if not isinstance(rated, bool):
-        return error("rated must be true or false.", 400)
+        return error(_("rated must be true or false."), 400)
     spectator_chat = data.get("spectator_chat", False)
     if not isinstance(spectator_chat, bool):
-        return error("spectator_chat must be true or false.", 400)
+        return error(_("spectator_chat must be true or false."), 400)
     table = services.create_table(
         request.api_user,
         game,
@@ -221,7 +222,7 @@ def join(request, pk):
     data = body_object(request)
     deck = data.get("deck")
     if deck is not None and (not isinstance(deck, list) or not all(isinstance(c, str) for c in deck)):
-        return error("deck must be a list of card codes.", 400)
+        return error(_("deck must be a list of card codes."), 400)
     seat = services.join_table(pk, request.api_user, deck=deck, invite=invite_of(request))
     return JsonResponse({"seat": seat})
 
@@ -295,7 +296,9 @@ def chat(request, pk):
         data = body_object(request)
         phrase = data.get("phrase")
         if phrase is not None and not isinstance(phrase, str):
-            return error(f"phrase is one of {', '.join(social.QUICK_PHRASES)}.", 400)
+            return error(
+                _("phrase is one of %(phrases)s.") % {"phrases": ", ".join(social.QUICK_PHRASES)}, 400
+            )
         message = services.post_chat(
             pk, request.api_user, text=data.get("text"), phrase=phrase, invite=invite_of(request)
         )

@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
+from accounts.preferences import in_words
 from rules import registry
 from tables import ratings, social
 from tables.models import Move, Seat, Standing, Table
@@ -240,7 +241,7 @@ def check_export(data: Any) -> Check:
     Raises BadExport when ``data`` does not have the export's shape; a move the rules refuse or a different
     result is an answer (``reproduces`` false), not an error."""
     if not isinstance(data, dict):
-        raise BadExport("The export is a JSON object.")
+        raise BadExport(gettext("The export is a JSON object."))
     for name, kind in (
         ("game", str),
         ("options", dict),
@@ -249,34 +250,45 @@ def check_export(data: Any) -> Check:
         ("result", dict),
     ):
         if not isinstance(data.get(name), kind):
-            raise BadExport(f"The export has no valid {name!r}.")
+            raise BadExport(gettext("The export has no valid %(name)r.") % {"name": name})
     seed = data.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise BadExport("The export's seed is a whole number.")
+        raise BadExport(gettext("The export's seed is a whole number."))
     try:
         engine = registry.get(data["game"])
     except KeyError:
-        raise BadExport(f"No game is called {data['game']!r}.") from None
+        raise BadExport(gettext("No game is called %(game)r.") % {"game": data["game"]}) from None
     for i, m in enumerate(data["moves"]):
         if not (isinstance(m, dict) and isinstance(m.get("move"), dict)):
-            raise BadExport(f"Move {i} is not an object with a 'move'.")
+            raise BadExport(gettext("Move %(number)d is not an object with a 'move'.") % {"number": i})
         if not isinstance(m.get("seat"), int) or isinstance(m.get("seat"), bool):
-            raise BadExport(f"Move {i} has no seat number.")
+            raise BadExport(gettext("Move %(number)d has no seat number.") % {"number": i})
     try:
         state = engine.setup(players=len(data["players"]), seed=seed, options=data["options"])
     except ValueError as exc:
-        return Check(False, f"The rules refuse this setup: {exc}")
+        return Check(False, gettext("The rules refuse this setup: %(reason)s") % {"reason": in_words(exc)})
     for i, m in enumerate(data["moves"]):
         try:
             state = engine.apply(state, m["seat"], m["move"])
         except Exception as exc:  # an illegal or garbled move, whatever the engine raises for it
-            return Check(False, f"Move {i} (seat {m['seat']}) is refused by the rules: {exc}")
+            reason = in_words(exc)
+            return Check(
+                False,
+                gettext("Move %(number)d (seat %(seat)s) is refused by the rules: %(reason)s")
+                % {"number": i, "seat": m["seat"], "reason": reason},
+            )
     if not engine.is_over(state):
-        return Check(False, f"After its {len(data['moves'])} moves the game is not over.")
+        return Check(
+            False, gettext("After its %(count)d moves the game is not over.") % {"count": len(data["moves"])}
+        )
     result = json.loads(json.dumps(engine.result(state)))
     if result != data["result"]:
-        return Check(False, "The moves give a different result.", result)
-    return Check(True, f"The {len(data['moves'])} moves reproduce the recorded result.", result)
+        return Check(False, gettext("The moves give a different result."), result)
+    return Check(
+        True,
+        gettext("The %(count)d moves reproduce the recorded result.") % {"count": len(data["moves"])},
+        result,
+    )
 
 
 # --- Replays -----------------------------------------------------------------------------------

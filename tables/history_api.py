@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 
 from accounts.limits import parse_id
 from rules import registry
@@ -33,9 +34,9 @@ def history_list(request):
 def export(request, pk):
     table, finished = history.look_back(pk, request.api_user)
     if table is None:
-        return error("No such table.", 404)
+        return error(_("No such table."), 404)
     if not finished:
-        return error("Only a finished game can be exported.", 409)
+        return error(_("Only a finished game can be exported."), 409)
     return JsonResponse(history.export(table))
 
 
@@ -54,10 +55,10 @@ def check(request):
 @api_view(("GET",))
 def leaderboard(request, slug):
     if slug not in registry.games():
-        return error("No such game.", 404)
+        return error(_("No such game."), 404)
     page = parse_id(request.GET.get("page") or "1")  # (ASCII digits only: "²".isdigit() is True)
     if page is None:
-        return error("page is a whole number from 1.", 400)
+        return error(_("page is a whole number from 1."), 400)
     rows = ratings.leaderboard(slug, page)
     return JsonResponse(
         {"game": slug, "players": [{k: r[k] for k in ("rank", "username", "rating", "games")} for r in rows]}
@@ -68,7 +69,7 @@ def leaderboard(request, slug):
 def player(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        return error("No such player.", 404)
+        return error(_("No such player."), 404)
     games = {
         row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "provisional")}
         for row in player_record(user, request.api_user)

@@ -636,7 +636,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
     with transaction.atomic():
         table = _locked_table(table_id)
         if not may_watch(table, user, invite):
-            raise NotFound("No such table.")
+            raise NotFound(gettext("No such table."))
         seats = _seats(table)
         if not social.may_write(table, seats, user):
             if user is None or not user.is_authenticated:
@@ -742,15 +742,18 @@ def take_back(table_id, user, seq) -> MoveResult:
         seats = _seats(table)
         seat = seat_of(seats, user)
         if seat is None:
-            raise Forbidden("You have no seat at this table.")
+            raise Forbidden(gettext("You have no seat at this table."))
         if not isinstance(seq, int) or isinstance(seq, bool):
-            raise BadRequest("seq must be a whole number.")
+            raise BadRequest(gettext("seq must be a whole number."))
         if table.status != Table.PLAYING:
-            raise Conflict("This table is not being played.")
+            raise Conflict(gettext("This table is not being played."))
         if seq != table.seq:
-            raise Conflict(f"The table has moved on (seq is {table.seq}, not {seq}). Reload and try again.")
+            raise Conflict(
+                gettext("The table has moved on (seq is %(seq)d, not %(given)d). Reload and try again.")
+                % {"seq": table.seq, "given": seq}
+            )
         if seats[seat].is_bot:
-            raise Forbidden("A bot is playing your seat: reclaim it first.")
+            raise Forbidden(gettext("A bot is playing your seat: reclaim it first."))
         moves = list(Move.objects.filter(table=table).defer("events").order_by("seq"))
         target = social.takeback_target(moves)
         if target is None or target.seat != seat:

@@ -6,6 +6,7 @@ import random
 import pytest
 
 from accounts.models import ApiToken
+from rules import IllegalMove, registry
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +225,38 @@ def test_rated_is_a_bool_and_never_rates_a_table_with_a_bot(api, alice):
     _, botted = a.call("POST", "/api/tables", {"game": "cosmic_crowns", "players": 2, "bots": [{}]})
     assert Table.objects.get(pk=human["id"]).rated is False
     assert Table.objects.get(pk=botted["id"]).rated is False
+
+
+def test_errors_read_in_the_language_the_client_asks_for(client, alice, bob):
+    """English by default (bots and scripts); Accept-Language: fr gets every error in French, the rules'
+    refusals included."""
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+
+    def post(path, body, token=None, **headers):
+        auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+        r = client.post(path, data=json.dumps(body), content_type="application/json", **auth, **headers)
+        return r.status_code, r.json()
+
+    assert post("/api/tables", {}, **french) == (
+        401,
+        {"error": "Un jeton valide est nécessaire : Authorization: Bearer <jeton>."},
+    )
+    a, b = token_for(alice), token_for(bob)
+    bad = {"game": "cosmic_crowns", "players": 2, "options": {"colour": "red"}}
+    assert post("/api/tables", bad, a) == (400, {"error": "Unknown option: colour."})
+    assert post("/api/tables", bad, a, **french) == (400, {"error": "Option inconnue : colour."})
+    _, table = post("/api/tables", {"game": "cosmic_crowns", "players": 2}, a)
+    post(f"/api/tables/{table['id']}/join", {}, b)
+    post(f"/api/tables/{table['id']}/start", {}, a)
+    seen = json.loads(client.get(f"/api/tables/{table['id']}", HTTP_AUTHORIZATION=f"Bearer {a}").content)
+    mover = a if seen["to_act"] == [seen["view"]["seat"]] else b
+    move = {"move": {"type": "play", "card": "zz"}, "seq": 0}
+    status, english = post(f"/api/tables/{table['id']}/moves", move, mover)
+    status_fr, french_error = post(f"/api/tables/{table['id']}/moves", move, mover, **french)
+    assert status == status_fr == 400
+    assert english["error"] != french_error["error"]
+    game = registry.get("cosmic_crowns")
+    state = game.setup(players=2, seed=0)
+    with pytest.raises(IllegalMove) as refused:
+        game.apply(state, game.to_act(state)[0], move["move"])
+    assert (english["error"], french_error["error"]) == (str(refused.value), refused.value.words("fr"))
