@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts import decks as deck_helpers
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters, parse_id
 from accounts.models import Deck
+from accounts.preferences import in_words
 
 NAME_MAX = Deck._meta.get_field("name").max_length
 
@@ -113,7 +114,7 @@ def new_deck(request):
             cards = _chronica().decode_deck(code)
             name = _("Imported deck")
         except ValueError as exc:
-            error = deck_helpers.deck_words(exc)
+            error = in_words(exc)
     starter = request.GET.get("starter")
     if starter:
         s = _starter(starter)
@@ -162,7 +163,7 @@ def draft(request):
         try:
             cards = _chronica().decode_deck(request.POST.get("code", ""))
         except ValueError as exc:
-            error = deck_helpers.deck_words(exc)
+            error = in_words(exc)
     elif op == "clear":
         cards = []
     else:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.limits import parse_id
 from accounts.models import Deck
+from accounts.preferences import in_words
 
 
 def needs_deck(slug: str) -> bool:
@@ -67,65 +68,12 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
 
 
 def check_deck(slug: str, cards) -> None:
-    """ValueError listing the deck's problems, if any (in the reader's language)."""
+    """ValueError listing the deck's problems, if any (in the reader's language: the rules' problems are
+    ``rules.core.Text`` sentences, worded by ``in_words``)."""
     if needs_deck(slug):
         problems = deck_rules(slug).validate_deck(cards)
         if problems:
-            raise ValueError(" ".join(deck_words(p) for p in problems))
-
-
-# rules.chronica words its deck problems and deck-code errors in English (rules/ knows no Django); the
-# pages put them in the reader's language. Each pattern is one of its sentences (tests/test_i18n.py
-# makes every one of them happen, so a rewording there fails a test here instead of showing English).
-DECK_SENTENCES = [
-    (
-        re.compile(r"A deck needs exactly (?P<size>\d+) cards; this one has (?P<count>\d+)\."),
-        gettext_lazy("A deck needs exactly %(size)s cards; this one has %(count)s."),
-    ),
-    (re.compile(r"A deck is a list of card codes\."), gettext_lazy("A deck is a list of card codes.")),
-    (
-        re.compile(r"Card codes are text; (?P<code>.+) is not\."),
-        gettext_lazy("Card codes are text; %(code)s is not."),
-    ),
-    (
-        re.compile(r"Unknown card: (?P<code>.+) is not in the catalog\."),
-        gettext_lazy("Unknown card: %(code)s is not in the catalog."),
-    ),
-    (
-        re.compile(
-            r"(?P<name>.+) \((?P<code>[^()]+)\) is in the deck more than once; a deck holds distinct cards\."
-        ),
-        gettext_lazy("%(name)s (%(code)s) is in the deck more than once; a deck holds distinct cards."),
-    ),
-    (re.compile(r"A deck code is text\."), gettext_lazy("A deck code is text.")),
-    (
-        re.compile(r"This is not a Chronica deck code \(it should start with (?P<prefix>\S+)\)\."),
-        gettext_lazy("This is not a Chronica deck code (it should start with %(prefix)s)."),
-    ),
-    (
-        re.compile(r"This deck code is damaged: it holds characters a deck code never uses\."),
-        gettext_lazy("This deck code is damaged: it holds characters a deck code never uses."),
-    ),
-    (re.compile(r"This deck code is too short\."), gettext_lazy("This deck code is too short.")),
-    (
-        re.compile(r"This deck code is damaged or mistyped \(its checksum does not match\)\."),
-        gettext_lazy("This deck code is damaged or mistyped (its checksum does not match)."),
-    ),
-    (
-        re.compile(r"This deck code names a card this version of the catalog does not know\."),
-        gettext_lazy("This deck code names a card this version of the catalog does not know."),
-    ),
-]
-
-
-def deck_words(sentence) -> str:
-    """One of rules.chronica's deck sentences in the active language (unchanged if it is not one of them)."""
-    text = str(sentence)
-    for pattern, words in DECK_SENTENCES:
-        match = pattern.fullmatch(text)
-        if match:
-            return str(words) % match.groupdict()
-    return text
+            raise ValueError(" ".join(in_words(p) for p in problems))
 
 
 def complete_decks(slug: str, decks: list) -> list:
@@ -302,7 +250,7 @@ def deck_summary(cards) -> dict:
         "rows": rows,
         "count": count,
         "size": C.DECK_SIZE,
-        "problems": [deck_words(p) for p in chronica.validate_deck(list(cards))],
+        "problems": [in_words(p) for p in chronica.validate_deck(list(cards))],
         "legal": not chronica.validate_deck(list(cards)),
         "kinds": [
             {

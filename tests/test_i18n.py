@@ -406,47 +406,66 @@ def test_platform_errors_follow_the_readers_language(alice, bob, started_table, 
     assert answer.status_code == 403 and "Ce n&#x27;est pas à vous de jouer." in answer.content.decode()
 
 
-# --- Chronica's deck sentences (rules/ words them in English) --------------------------------------------
+# --- Chronica's deck sentences (rules.core Texts, worded in the reader's language) ---------------------
 
 
-def test_every_deck_sentence_of_the_rules_has_french_words():
-    """Each sentence rules.chronica can say about a deck or a deck code is recognised and translated: a
-    rewording there fails here rather than showing English on the French deck builder."""
-    from django.utils import translation
-
+def bad_deck_codes() -> list[str]:
+    """A deck code for each way decode_deck refuses one a person can type."""
     import rules.chronica as chronica
-    from accounts.decks import DECK_SENTENCES, deck_words
 
-    said = set(chronica.validate_deck("not a list"))
-    said |= set(chronica.validate_deck([1, "nope", "charles-le-chauve", "charles-le-chauve"]))
     checksum = chronica.cards._checksum
 
     def code(raw: bytes) -> str:
         return "CU1-" + base64.b32encode(raw).decode().rstrip("=")
 
     wrong_checksum = bytes(b ^ 0xFF for b in checksum(b"\x00"))
-    codes = [
-        5,
+    return [
         "XX1-AAAA",
         "CU1-!!!!",
         "CU1-AE",
         code(b"\x00" + wrong_checksum),
         code(b"\xfa" + checksum(b"\xfa")),
     ]
-    for text in codes:
-        try:
-            chronica.decode_deck(text)
-        except ValueError as exc:
-            said.add(str(exc))
-        else:
-            raise AssertionError(f"{text!r} was accepted")
-    matched = set()
-    with translation.override("fr"):
-        for sentence in said:
-            words = deck_words(sentence)
-            assert words != sentence, sentence
-            matched |= {i for i, (pattern, _) in enumerate(DECK_SENTENCES) if pattern.fullmatch(sentence)}
-    assert len(matched) == len(DECK_SENTENCES)
+
+
+def refusal_of(decode, text):
+    try:
+        decode(text)
+    except ValueError as exc:
+        return exc
+    raise AssertionError(f"{text!r} was accepted")
+
+
+def test_a_french_reader_sees_every_deck_problem_and_deck_code_error_in_french(alice, client_for):
+    """The deck builder shows the rules' deck problems and deck-code errors in French (no English left)."""
+    from django.utils import translation
+    from django.utils.html import escape
+
+    import rules.chronica as chronica
+    from accounts.decks import check_deck
+
+    c = client_for(alice)
+    cards = chronica.starter_decks()[0]["cards"][:29] + ["roland", "no-such-card"]
+    problems = chronica.validate_deck([*cards, "roland"])
+    assert len(problems) == 3  # the size, a card twice, an unknown card
+    page = c.post(
+        "/decks/draft/", {"cards": cards, "op": "add", "card": "roland"}, HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    for problem in problems:
+        assert escape(problem.words("fr")) in page and escape(problem) not in page, problem
+    refusals = [refusal_of(chronica.decode_deck, text) for text in bad_deck_codes()]
+    assert len({exc.text.template for exc in refusals}) == len(refusals)  # each a sentence of its own
+    for text, refused in zip(bad_deck_codes(), refusals, strict=True):
+        page = c.post(
+            "/decks/draft/", {"cards": ["roland"], "op": "import", "code": text}, HTTP_ACCEPT_LANGUAGE="fr"
+        ).content.decode()
+        assert escape(refused.words("fr")) in page and escape(str(refused)) not in page, text
+    page = c.get("/decks/new/", {"code": "hello"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Ce n’est pas un code de deck Chronica (il devrait commencer par CU1-)." in page
+    assert refusal_of(chronica.decode_deck, 5).words("fr") == "Un code de deck est du texte."
+    with translation.override("fr"), pytest.raises(ValueError) as caught:
+        check_deck("chronica", ["roland"])
+    assert str(caught.value) == "Un deck compte exactement 30 cartes ; celui-ci en a 1."
 
 
 # --- The catalogue ---------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from __future__ import annotations
 import base64
 import hashlib
 
+from rules.core import InvalidSetup, Text
+
 E, P, G = "erudition", "prestige", "guerre"
 CHAR, BUILD = "character", "building"
 DOMAINS = (E, P, G)
@@ -131,6 +133,7 @@ for _row in CARDS:
 INDEX_BY_CODE = {row[0]: i for i, row in enumerate(CARDS)}
 
 DECK_SIZE = 30
+UNKNOWN_CARD = "Unknown card: {code} is not in the catalog."
 
 # Ready-made starter decks: 30 distinct cards each (roughly half characters, half buildings).
 STARTER_DECKS = [
@@ -296,29 +299,41 @@ def name(code: str) -> str:
     return CARD_BY_CODE[code]["name"]
 
 
-def validate_deck(codes) -> list[str]:
-    """Human-readable problems with a deck ([] when it is a legal 30-card deck)."""
+def validate_deck(codes) -> list[Text]:
+    """Human-readable problems with a deck ([] when it is a legal 30-card deck): each a ``Text`` (a str in
+    English, ``words(lang)`` in another language)."""
     if not isinstance(codes, list | tuple):
-        return ["A deck is a list of card codes."]
+        return [Text("A deck is a list of card codes.")]
     problems = []
     if len(codes) != DECK_SIZE:
-        problems.append(f"A deck needs exactly {DECK_SIZE} cards; this one has {len(codes)}.")
+        problems.append(
+            Text("A deck needs exactly {size} cards; this one has {count}.", size=DECK_SIZE, count=len(codes))
+        )
     seen: set[str] = set()
     reported: set[str] = set()
     for code in codes:
         if not isinstance(code, str):
-            problems.append(f"Card codes are text; {code!r} is not.")
+            problems.append(Text("Card codes are text; {code} is not.", code=repr(code)))
             continue
         if code not in CARD_BY_CODE:
-            problems.append(f"Unknown card: {code!r} is not in the catalog.")
+            problems.append(Text(UNKNOWN_CARD, code=repr(code)))
             continue
         if code in seen and code not in reported:
             reported.add(code)
             problems.append(
-                f"{name(code)} ({code}) is in the deck more than once; a deck holds distinct cards."
+                Text(
+                    "{card} ({code}) is in the deck more than once; a deck holds distinct cards.",
+                    card=name(code),
+                    code=code,
+                )
             )
         seen.add(code)
     return problems
+
+
+def problems_words(problems: list[Text], lang: str) -> str:
+    """A deck's problems as one paragraph in ``lang`` (for a sentence that quotes them)."""
+    return " ".join(problem.words(lang) for problem in problems)
 
 
 def starter_decks() -> list[dict]:
@@ -340,34 +355,37 @@ def _checksum(data: bytes) -> bytes:
 def encode_deck(codes) -> str:
     """A short text code for a list of card codes (any length up to 255, order kept)."""
     if not isinstance(codes, list | tuple):
-        raise ValueError("A deck is a list of card codes.")
+        raise InvalidSetup("A deck is a list of card codes.")
     if len(codes) > 255:
-        raise ValueError("A deck code holds at most 255 cards.")
+        raise InvalidSetup("A deck code holds at most {most} cards.", most=255)
     unknown = [c for c in codes if not isinstance(c, str) or c not in INDEX_BY_CODE]
     if unknown:
-        raise ValueError(f"Unknown card: {unknown[0]!r} is not in the catalog.")
+        raise InvalidSetup(UNKNOWN_CARD, code=repr(unknown[0]))
     data = bytes(INDEX_BY_CODE[c] for c in codes)
     text = base64.b32encode(data + _checksum(data)).decode("ascii").rstrip("=")
     return DECK_CODE_PREFIX + text
 
 
 def decode_deck(text) -> list[str]:
-    """The card codes of a deck code; ValueError with a readable message if it is not a valid code."""
+    """The card codes of a deck code; InvalidSetup (a ValueError) with a readable message if it is not a
+    valid code."""
     if not isinstance(text, str):
-        raise ValueError("A deck code is text.")
+        raise InvalidSetup("A deck code is text.")
     text = "".join(text.split()).upper()
     if not text.startswith(DECK_CODE_PREFIX):
-        raise ValueError(f"This is not a Chronica deck code (it should start with {DECK_CODE_PREFIX}).")
+        raise InvalidSetup(
+            "This is not a Chronica deck code (it should start with {prefix}).", prefix=DECK_CODE_PREFIX
+        )
     body = text[len(DECK_CODE_PREFIX) :]
     try:
         raw = base64.b32decode(body + "=" * (-len(body) % 8))
     except (ValueError, base64.binascii.Error):
-        raise ValueError("This deck code is damaged: it holds characters a deck code never uses.") from None
+        raise InvalidSetup("This deck code is damaged: it holds characters a deck code never uses.") from None
     if len(raw) < 2:
-        raise ValueError("This deck code is too short.")
+        raise InvalidSetup("This deck code is too short.")
     data, check = raw[:-2], raw[-2:]
     if _checksum(data) != check:
-        raise ValueError("This deck code is damaged or mistyped (its checksum does not match).")
+        raise InvalidSetup("This deck code is damaged or mistyped (its checksum does not match).")
     if any(i >= len(CARDS) for i in data):
-        raise ValueError("This deck code names a card this version of the catalog does not know.")
+        raise InvalidSetup("This deck code names a card this version of the catalog does not know.")
     return [CARDS[i][0] for i in data]

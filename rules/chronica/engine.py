@@ -28,7 +28,18 @@ from rules.chronica import board as B
 from rules.chronica import cards as C
 from rules.chronica import powers as P
 from rules.chronica import view as V
-from rules.core import BaseGame, Event, IllegalMove, Move, State, below, require, shuffle
+from rules.core import (
+    BaseGame,
+    Event,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    State,
+    below,
+    each_language,
+    require,
+    shuffle,
+)
 
 SLOTS = B.SLOTS
 HAND_SIZE = 5
@@ -89,14 +100,18 @@ class Chronica(BaseGame):
         decks = opts.get("decks")
         shared = opts.get("shared_deck", False)
         if decks is not None and shared:
-            raise ValueError("Choose either per-seat decks or the shared deck, not both.")
+            raise InvalidSetup("Choose either per-seat decks or the shared deck, not both.")
         if decks is not None:
             if not isinstance(decks, list) or len(decks) != n:
-                raise ValueError(f"decks must be a list of {n} decks, one per seat.")
+                raise InvalidSetup("decks must be a list of {n} decks, one per seat.", n=n)
             for s, deck in enumerate(decks):
                 problems = C.validate_deck(deck)
                 if problems:
-                    raise ValueError(f"Seat {s + 1}'s deck: " + " ".join(problems))
+                    raise InvalidSetup(
+                        "Seat {seat}'s deck: {problems}",
+                        seat=s + 1,
+                        problems=each_language(C.problems_words, problems),
+                    )
         else:
             decks = [C.STARTER_DECKS[s % len(C.STARTER_DECKS)]["cards"] for s in range(n)]
         state.update(
@@ -267,12 +282,18 @@ class Chronica(BaseGame):
             )
         if kind == "pass":
             raise IllegalMove("Popular fervour lets you play a card or end your turn, not pass.")
-        raise IllegalMove(f"Unknown move type {kind!r}.")
+        raise IllegalMove("Unknown move type {kind}.", kind=repr(kind))
 
     @staticmethod
     def _int(value: Any, lo: int, hi: int, what: str) -> int:
-        require(isinstance(value, int) and not isinstance(value, bool), f"{what} must be a whole number.")
-        require(lo <= value <= hi, f"{what} must be from {lo} to {hi}.")
+        """``value`` as a whole number from ``lo`` to ``hi``; ``what``: which slot (a key of ``V.SLOT_WORDS``)."""
+        what_words = V.SLOT_WORDS[what]
+        require(
+            isinstance(value, int) and not isinstance(value, bool),
+            "{what} must be a whole number.",
+            what=what_words,
+        )
+        require(lo <= value <= hi, "{what} must be from {low} to {high}.", what=what_words, low=lo, high=hi)
         return value
 
     @staticmethod
@@ -281,16 +302,19 @@ class Chronica(BaseGame):
         return value
 
     def _hand_card(self, state: State, seat: int, code: Any, kind: str, what: str) -> str:
-        require(isinstance(code, str), f"Name the {what} to play by its code.")
-        require(code in C.CARD_BY_CODE, f"There is no card {code!r}.")
-        require(code in state["hands"][seat], f"{C.name(code)} is not in your hand.")
+        """``code`` if it names a card of ``kind`` ``seat`` may play from hand; ``what``: the card's role (a
+        key of ``V.CARD_ROLES``)."""
+        require(isinstance(code, str), "Name the {what} to play by its code.", what=V.CARD_ROLES[what])
+        require(code in C.CARD_BY_CODE, "There is no card {code}.", code=repr(code))
+        card = C.name(code)
+        require(code in state["hands"][seat], "{card} is not in your hand.", card=card)
         require(
-            C.CARD_BY_CODE[code]["kind"] == kind,
-            f"{C.name(code)} is not a {'building' if kind == C.BUILD else 'character'}.",
+            C.CARD_BY_CODE[code]["kind"] == kind, "{card} is not a {kind}.", card=card, kind=V.KINDS[kind]
         )
         require(
             code in B.playable_hand(state, seat, kind),
-            f"{C.name(code)} is already in play; its twin cannot be played until that one is discarded.",
+            "{card} is already in play; its twin cannot be played until that one is discarded.",
+            card=card,
         )
         return code
 
@@ -335,11 +359,15 @@ class Chronica(BaseGame):
         """With the powers, a card goes only where its placement condition holds (when it is placed)."""
         if P.enabled(state) and not P.may_place(state, seat, code, i):
             needs = P.POWERS[code]["needs"]
-            raise IllegalMove(f"{C.name(code)} is placed only {P.condition_text(needs, 'en')}.")
+            raise IllegalMove(
+                "{card} is placed only {condition}.",
+                card=C.name(code),
+                condition=each_language(P.condition_text, needs),
+            )
 
     def _check_build(self, state: State, seat: int, move: Move) -> dict:
-        code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
-        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        code = self._hand_card(state, seat, move.get("card"), C.BUILD, C.BUILD)
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "slot")
         self._placeable(state, seat, code, i)
         slot = state["provinces"][seat][i]
         plan = {"type": "build", "card": code, "slot": i, "welcome": None, "loser": None}
@@ -360,7 +388,7 @@ class Chronica(BaseGame):
                 B.opponents(state, seat),
                 "You can only welcome an opponent's wandering character.",
             )
-            j = self._int(welcome.get("slot"), 0, SLOTS - 1, "The welcomed character's slot")
+            j = self._int(welcome.get("slot"), 0, SLOTS - 1, "welcomed")
             require(
                 (ws, j) in B.welcome_sources(state, seat), "There is no wandering character in that slot."
             )
@@ -368,15 +396,15 @@ class Chronica(BaseGame):
         return plan
 
     def _check_replace(self, state: State, seat: int, move: Move) -> dict:
-        code = self._hand_card(state, seat, move.get("card"), C.BUILD, "building")
-        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        code = self._hand_card(state, seat, move.get("card"), C.BUILD, C.BUILD)
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "slot")
         require(B.can_replace(state["provinces"][seat][i]), "There is no building of yours to replace there.")
         self._placeable(state, seat, code, i)
         return {"type": "replace", "card": code, "slot": i}
 
     def _check_place(self, state: State, seat: int, move: Move) -> dict:
-        code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
-        i = self._int(move.get("slot"), 0, SLOTS - 1, "The slot")
+        code = self._hand_card(state, seat, move.get("card"), C.CHAR, C.CHAR)
+        i = self._int(move.get("slot"), 0, SLOTS - 1, "slot")
         slot = state["provinces"][seat][i]
         require(B.can_place(slot), "That slot already holds a character.")
         self._placeable(state, seat, code, i)
@@ -386,16 +414,20 @@ class Chronica(BaseGame):
         return {"type": "place", "card": code, "slot": i, "loser": self._honour_loser(state, seat, move)}
 
     def _check_action(self, state: State, seat: int, move: Move) -> dict:
-        code = self._hand_card(state, seat, move.get("card"), C.CHAR, "character")
+        code = self._hand_card(state, seat, move.get("card"), C.CHAR, C.CHAR)
         target = move.get("target")
         require(isinstance(target, dict), "An Action needs a target {seat, slot}.")
         ts = self._seat_in(
             target.get("seat"), B.opponents(state, seat), "An Action targets an opponent's province."
         )
-        j = self._int(target.get("slot"), 0, SLOTS - 1, "The target slot")
+        j = self._int(target.get("slot"), 0, SLOTS - 1, "target")
         require(state["provinces"][ts][j] is not None, "There is nothing to target in that slot.")
         if P.enabled(state) and (guard := P.shielded(state, ts, j)):
-            raise IllegalMove(f"{C.name(guard)}'s power (Sanctuary) keeps that slot from being targeted.")
+            raise IllegalMove(
+                "{card}'s power ({power}) keeps that slot from being targeted.",
+                card=C.name(guard),
+                power=V.keyword(P.POWERS[guard]["do"]),
+            )
         part = B.action_part(state, seat, ts, j)
         require(part is not None, "That card is protected by the frontier card in front of it.")
         require(
@@ -420,7 +452,7 @@ class Chronica(BaseGame):
             extra = self._hand_card(state, seat, helper.get("card"), C.CHAR, "reinforcement")
             require(extra != code, "The reinforcement must be a second character.")
             return {"from": "hand", "card": extra}
-        k = self._int(helper.get("slot"), 0, SLOTS - 1, "The reinforcement's slot")
+        k = self._int(helper.get("slot"), 0, SLOTS - 1, "reinforcement")
         require(
             k in B.own_characters(state, seat),
             "There is no character of yours in that slot of your province.",

@@ -9,7 +9,8 @@ from typing import Any
 
 from rules.chronica import board as B
 from rules.chronica import cards as C
-from rules.core import Event, State, Words
+from rules.chronica import powers as P
+from rules.core import Event, State, Words, add_wordings
 
 # --- the view --------------------------------------------------------------------------------
 
@@ -309,6 +310,151 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "power_fervour": "Pouvoir de {card} : {seat} peut jouer une autre carte.",
     },
 }
+
+# --- what the rules refuse, in French (rules.core's wordings; the English is the engine's own) ---------
+
+# Words a refusal names: a slot (``{what} must be a whole number.``), the card to play (``Name the {what} to
+# play by its code.``), a card's kind (``{card} is not a {kind}.``).
+SLOT_WORDS = {
+    "slot": {"en": "The slot", "fr": "L’emplacement"},
+    "welcomed": {"en": "The welcomed character's slot", "fr": "L’emplacement du Personnage accueilli"},
+    "target": {"en": "The target slot", "fr": "L’emplacement visé"},
+    "reinforcement": {"en": "The reinforcement's slot", "fr": "L’emplacement du Renfort"},
+}
+CARD_ROLES = {
+    C.BUILD: {"en": "building", "fr": "l’Édifice"},
+    C.CHAR: {"en": "character", "fr": "le Personnage"},
+    "reinforcement": {"en": "reinforcement", "fr": "le Renfort"},
+}
+KINDS = {C.BUILD: {"en": "building", "fr": "un Édifice"}, C.CHAR: {"en": "character", "fr": "un Personnage"}}
+
+
+def keyword(name: str) -> dict[str, str]:
+    """A power keyword's name per language (``shield``: Sanctuary, Sanctuaire)."""
+    en, fr = P.KEYWORDS[name]
+    return {"en": en, "fr": fr}
+
+
+add_wordings(
+    {
+        "fr": {
+            # set-up and decks (cards.py, engine.py)
+            "Choose either per-seat decks or the shared deck, not both.": (
+                "Choisissez soit un deck par place, soit la pioche commune, pas les deux."
+            ),
+            "decks must be a list of {n} decks, one per seat.": (
+                "decks doit être une liste de {n} decks, un par place."
+            ),
+            "Seat {seat}'s deck: {problems}": "Deck de la place {seat} : {problems}",
+            "A deck is a list of card codes.": "Un deck est une liste de codes de cartes.",
+            "A deck needs exactly {size} cards; this one has {count}.": (
+                "Un deck compte exactement {size} cartes ; celui-ci en a {count}."
+            ),
+            "Card codes are text; {code} is not.": "Les codes de cartes sont du texte ; {code} n’en est pas.",
+            "Unknown card: {code} is not in the catalog.": "Carte inconnue : {code} n’est pas dans le catalogue.",
+            "{card} ({code}) is in the deck more than once; a deck holds distinct cards.": (
+                "{card} ({code}) figure plusieurs fois dans le deck ; un deck ne contient que des cartes "
+                "différentes."
+            ),
+            "A deck code holds at most {most} cards.": "Un code de deck contient au plus {most} cartes.",
+            "A deck code is text.": "Un code de deck est du texte.",
+            "This is not a Chronica deck code (it should start with {prefix}).": (
+                "Ce n’est pas un code de deck Chronica (il devrait commencer par {prefix})."
+            ),
+            "This deck code is damaged: it holds characters a deck code never uses.": (
+                "Ce code de deck est abîmé : il contient des caractères qu’un code de deck n’utilise jamais."
+            ),
+            "This deck code is too short.": "Ce code de deck est trop court.",
+            "This deck code is damaged or mistyped (its checksum does not match).": (
+                "Ce code de deck est abîmé ou mal recopié (sa somme de contrôle ne correspond pas)."
+            ),
+            "This deck code names a card this version of the catalog does not know.": (
+                "Ce code de deck désigne une carte que cette version du catalogue ne connaît pas."
+            ),
+            # the phases
+            "The mulligan is only offered before the first turn.": (
+                "Le mulligan n’est proposé qu’avant le premier tour."
+            ),
+            "You draw only at the end of your turn.": "Vous ne piochez qu’à la fin de votre tour.",
+            "Before the first turn, choose to keep your hand or take a mulligan.": (
+                "Avant le premier tour, choisissez de garder votre main ou de prendre un mulligan."
+            ),
+            "Draw a card first (from the pile or the river).": (
+                "Piochez d’abord une carte (dans la pioche ou dans la rivière)."
+            ),
+            "You can only end your turn early after Popular fervour; otherwise play or pass.": (
+                "Vous ne pouvez terminer votre tour plus tôt qu’après une Ferveur populaire ; sinon, jouez "
+                "ou passez."
+            ),
+            "Popular fervour lets you play a card or end your turn, not pass.": (
+                "La Ferveur populaire vous laisse jouer une carte ou terminer votre tour, pas passer."
+            ),
+            "Unknown move type {kind}.": "Type de coup inconnu : {kind}.",
+            # the cards and slots a move names
+            "{what} must be a whole number.": "{what} doit être un nombre entier.",
+            "{what} must be from {low} to {high}.": "{what} doit être compris entre {low} et {high}.",
+            "Name the {what} to play by its code.": "Désignez par son code {what} à jouer.",
+            "There is no card {code}.": "Il n’y a pas de carte {code}.",
+            "{card} is not in your hand.": "{card} n’est pas dans votre main.",
+            "{card} is not a {kind}.": "{card} n’est pas {kind}.",
+            "{card} is already in play; its twin cannot be played until that one is discarded.": (
+                "{card} est déjà en jeu ; son double ne peut pas être joué tant que cette carte n’est pas "
+                "défaussée."
+            ),
+            "Name the opponent who loses 1 honour (target).": (
+                "Désignez l’adversaire qui perd 1 point d’Honneur (target)."
+            ),
+            "The target must be an opponent's seat.": "La cible doit être la place d’un adversaire.",
+            # draw and pass
+            "Draw from the pile or the river.": "Piochez dans la pioche ou dans la rivière.",
+            "That card is not in the river.": "Cette carte n’est pas dans la rivière.",
+            "Your hand is empty: there is nothing to discard.": "Votre main est vide : il n’y a rien à défausser.",
+            "Name the card to discard when you pass.": "Désignez la carte à défausser quand vous passez.",
+            "You can only discard a card from your hand.": "Vous ne pouvez défausser qu’une carte de votre main.",
+            # build, replace, place
+            "{card} is placed only {condition}.": "{card} se pose seulement {condition}.",
+            "That slot already holds a building: replace it instead, or build on a free slot.": (
+                "Cet emplacement contient déjà un Édifice : remplacez-le, ou bâtissez sur un emplacement libre."
+            ),
+            "You can only welcome a character when building on a free slot.": (
+                "Vous ne pouvez accueillir un Personnage qu’en bâtissant sur un emplacement libre."
+            ),
+            "Building on a free slot names no target.": "Bâtir sur un emplacement libre ne désigne aucune cible.",
+            "welcome must be {seat, slot}.": "welcome doit être {seat, slot}.",
+            "You can only welcome an opponent's wandering character.": (
+                "Vous ne pouvez accueillir que le Personnage Errant d’un adversaire."
+            ),
+            "There is no wandering character in that slot.": "Il n’y a pas de Personnage Errant dans cet emplacement.",
+            "There is no building of yours to replace there.": "Vous n’avez là aucun Édifice à remplacer.",
+            "That slot already holds a character.": "Cet emplacement contient déjà un Personnage.",
+            "A wandering character names no target.": "Un Personnage Errant ne désigne aucune cible.",
+            # the Action
+            "An Action needs a target {seat, slot}.": "Une Action a besoin d’une cible {seat, slot}.",
+            "An Action targets an opponent's province.": "Une Action vise la Province d’un adversaire.",
+            "There is nothing to target in that slot.": "Il n’y a rien à cibler dans cet emplacement.",
+            "{card}'s power ({power}) keeps that slot from being targeted.": (
+                "Le pouvoir de {card} ({power}) empêche de cibler cet emplacement."
+            ),
+            "That card is protected by the frontier card in front of it.": (
+                "Cette carte est protégée par la carte de la frontière devant elle."
+            ),
+            "An occupied building is targeted as a whole (part: building); a wandering character as part: character.": (
+                "Un Édifice occupé est ciblé en entier (part: building) ; un Personnage Errant avec "
+                "part: character."
+            ),
+            "reinforce must be {from: hand, card} or {from: province, slot}.": (
+                "reinforce doit être {from: hand, card} ou {from: province, slot}."
+            ),
+            "Reinforcements come from your hand or your province.": (
+                "Les Renforts viennent de votre main ou de votre Province."
+            ),
+            "The reinforcement must be a second character.": "Le Renfort doit être un second Personnage.",
+            "There is no character of yours in that slot of your province.": (
+                "Vous n’avez aucun Personnage dans cet emplacement de votre Province."
+            ),
+        }
+    }
+)
 
 # --- a preview's explanation ------------------------------------------------------------------
 

@@ -165,3 +165,22 @@ def test_decode_deck_catches_a_mistyped_character():
     typo = text[:k] + ("A" if text[k] != "A" else "B") + text[k + 1 :]
     with pytest.raises(ValueError, match="checksum"):
         decode_deck(typo)
+
+
+def test_deck_problems_and_deck_code_errors_read_in_french():
+    problems = validate_deck([1, CODES[0], CODES[0]])
+    assert [p.words("fr") for p in problems] == [
+        "Un deck compte exactement 30 cartes ; celui-ci en a 3.",
+        "Les codes de cartes sont du texte ; 1 n’en est pas.",
+        "Charles le Chauve (charles-le-chauve) figure plusieurs fois dans le deck ; un deck ne contient que "
+        "des cartes différentes.",
+    ]
+    assert problems[0] == "A deck needs exactly 30 cards; this one has 3."  # as a str: English
+    with pytest.raises(ValueError) as caught:
+        decode_deck("XX1-ABCDEF")
+    assert (
+        caught.value.words("fr") == "Ce n’est pas un code de deck Chronica (il devrait commencer par CU1-)."
+    )
+    with pytest.raises(ValueError) as caught:
+        encode_deck(["nobody"])
+    assert caught.value.words("fr") == "Carte inconnue : 'nobody' n’est pas dans le catalogue."

@@ -311,3 +311,22 @@ def test_the_bots_play_whole_games_with_powers():
             move = bot(GAME.view(state, seat), GAME.legal_moves(state, seat), rng, seat)
             state = GAME.apply(state, seat, move)
         assert GAME.is_over(state)
+
+
+def test_a_power_refusing_a_move_reads_in_french():
+    placed_only = next(code for code in POWERED if P.POWERS[code].get("needs") == (P.NEXT_TO, "foi"))
+    state, move = scenario(placed_only)
+    state["provinces"][0][1] = None  # its condition no longer holds
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, 0, move)
+    name = CARD_BY_CODE[placed_only]["name"]
+    assert str(caught.value) == f"{name} is placed only next to a Faith card."
+    assert caught.value.words("fr") == f"{name} se pose seulement à côté d'une carte Foi."
+    shield = next(
+        code for code in POWERED if P.POWERS[code]["do"] == "shield" and "while" not in P.POWERS[code]
+    )
+    state, move = scenario(shield)
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, 0, move)
+    name = CARD_BY_CODE[shield]["name"]
+    assert caught.value.words("fr") == f"Le pouvoir de {name} (Sanctuaire) empêche de cibler cet emplacement."

@@ -900,3 +900,49 @@ def test_the_narration_says_why_honour_moved_less_than_the_comparison(state, mov
     after = GAME.apply(state, 0, move)
     assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "en")[1] == english
     assert GAME.narrate(state, 0, move, after, ["alice", "bob"], None, "fr")[1] == french
+
+
+# --- refusals in French (rules.core's wordings, registered in view.py) --------------------------------
+
+
+def refused(state, seat, move):
+    with pytest.raises(IllegalMove) as caught:
+        GAME.apply(state, seat, move)
+    return caught.value
+
+
+def test_a_refused_move_reads_in_french_with_the_printed_card_name():
+    state = board(hands={0: [CHARLES, VINCENNES]}, provinces={1: {0: (CITEAUX, None), 1: (None, ODILE)}})
+    wrong_kind = refused(state, 0, action(CHARLES, 1, 0, {"from": "hand", "card": VINCENNES}))
+    assert str(wrong_kind) == "Château de Vincennes is not a character."
+    assert wrong_kind.words("fr") == "Château de Vincennes n’est pas un Personnage."
+    not_held = refused(state, 0, action(CHARLES, 1, 0, {"from": "hand", "card": ODILE}))
+    assert not_held.words("fr") == "Sainte Odile n’est pas dans votre main."
+    slot = refused(state, 0, action(CHARLES, 1, 9))
+    assert slot.words("fr") == "L’emplacement visé doit être compris entre 0 et 7."
+    building = refused(state, 0, {"type": "build", "card": CHARLES, "slot": 0})
+    assert building.words("fr") == "Charles le Chauve n’est pas un Édifice."
+    unnamed = refused(state, 0, {"type": "place", "card": 7, "slot": 0})
+    assert unnamed.words("fr") == "Désignez par son code le Personnage à jouer."
+    unknown = refused(state, 0, {"type": "fly"})
+    assert (
+        str(unknown) == "Unknown move type 'fly'." and unknown.words("fr") == "Type de coup inconnu : 'fly'."
+    )
+
+
+def test_a_bad_deck_at_set_up_reads_in_french():
+    with pytest.raises(ValueError) as caught:
+        GAME.setup(players=2, seed=1, options={"decks": [CODES[:30], CODES[:28] + [CODES[0], "zzz"]]})
+    assert str(caught.value) == (
+        "Seat 2's deck: Charles le Chauve (charles-le-chauve) is in the deck more than once; a deck holds "
+        "distinct cards. Unknown card: 'zzz' is not in the catalog."
+    )
+    assert caught.value.words("fr") == (
+        "Deck de la place 2 : Charles le Chauve (charles-le-chauve) figure plusieurs fois dans le deck ; un "
+        "deck ne contient que des cartes différentes. Carte inconnue : 'zzz' n’est pas dans le catalogue."
+    )
+    with pytest.raises(ValueError) as caught:
+        GAME.setup(players=2, seed=1, options={"decks": [CODES[:30], CODES[:30]], "shared_deck": True})
+    assert (
+        caught.value.words("fr") == "Choisissez soit un deck par place, soit la pioche commune, pas les deux."
+    )
