@@ -61,8 +61,7 @@ class Text(str):
 
 
 def _worded(template: str, fields: dict[str, Any], lang: str) -> str:
-    if not fields:
-        return template
+    """``template`` filled in ``lang`` (a literal brace is written twice, as in any format string)."""
     return template.format(
         **{k: v.get(lang, v["en"]) if isinstance(v, dict) else v for k, v in fields.items()}
     )

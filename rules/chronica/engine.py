@@ -382,7 +382,7 @@ class Chronica(BaseGame):
             return plan
         require(move.get("target") is None, "Building on a free slot names no target.")
         if welcome is not None:
-            require(isinstance(welcome, dict), "welcome must be {seat, slot}.")
+            require(isinstance(welcome, dict), "welcome must be {{seat, slot}}.")
             ws = self._seat_in(
                 welcome.get("seat"),
                 B.opponents(state, seat),
@@ -416,7 +416,7 @@ class Chronica(BaseGame):
     def _check_action(self, state: State, seat: int, move: Move) -> dict:
         code = self._hand_card(state, seat, move.get("card"), C.CHAR, C.CHAR)
         target = move.get("target")
-        require(isinstance(target, dict), "An Action needs a target {seat, slot}.")
+        require(isinstance(target, dict), "An Action needs a target {{seat, slot}}.")
         ts = self._seat_in(
             target.get("seat"), B.opponents(state, seat), "An Action targets an opponent's province."
         )
@@ -445,7 +445,7 @@ class Chronica(BaseGame):
     def _check_reinforcement(self, state: State, seat: int, code: str, helper: Any) -> dict | None:
         if helper is None:
             return None
-        require(isinstance(helper, dict), "reinforce must be {from: hand, card} or {from: province, slot}.")
+        require(isinstance(helper, dict), "reinforce must be {{from: hand, card}} or {{from: province, slot}}.")
         source = helper.get("from")
         require(source in REINFORCE_SOURCES, "Reinforcements come from your hand or your province.")
         if source == "hand":

@@ -420,7 +420,7 @@ add_wordings(
                 "Vous ne pouvez accueillir un Personnage qu’en bâtissant sur un emplacement libre."
             ),
             "Building on a free slot names no target.": "Bâtir sur un emplacement libre ne désigne aucune cible.",
-            "welcome must be {seat, slot}.": "welcome doit être {seat, slot}.",
+            "welcome must be {{seat, slot}}.": "welcome doit être {{seat, slot}}.",
             "You can only welcome an opponent's wandering character.": (
                 "Vous ne pouvez accueillir que le Personnage Errant d’un adversaire."
             ),
@@ -429,7 +429,7 @@ add_wordings(
             "That slot already holds a character.": "Cet emplacement contient déjà un Personnage.",
             "A wandering character names no target.": "Un Personnage Errant ne désigne aucune cible.",
             # the Action
-            "An Action needs a target {seat, slot}.": "Une Action a besoin d’une cible {seat, slot}.",
+            "An Action needs a target {{seat, slot}}.": "Une Action a besoin d’une cible {{seat, slot}}.",
             "An Action targets an opponent's province.": "Une Action vise la Province d’un adversaire.",
             "There is nothing to target in that slot.": "Il n’y a rien à cibler dans cet emplacement.",
             "{card}'s power ({power}) keeps that slot from being targeted.": (
@@ -442,8 +442,8 @@ add_wordings(
                 "Un Édifice occupé est ciblé en entier (part: building) ; un Personnage Errant avec "
                 "part: character."
             ),
-            "reinforce must be {from: hand, card} or {from: province, slot}.": (
-                "reinforce doit être {from: hand, card} ou {from: province, slot}."
+            "reinforce must be {{from: hand, card}} or {{from: province, slot}}.": (
+                "reinforce doit être {{from: hand, card}} ou {{from: province, slot}}."
             ),
             "Reinforcements come from your hand or your province.": (
                 "Les Renforts viennent de votre main ou de votre Province."

@@ -122,6 +122,9 @@ def test_every_sentence_of_the_rules_has_a_wording_in(lang):
         if _fields(WORDINGS[lang][t]) != _fields(t)
     )
     assert wrong == [], "a wording has the fields of its English template"
+    for template, line, where in found:  # a literal brace is doubled, or formatting fails
+        text = Text(template, **{name: "x" for name in _fields(template)})
+        assert text.words(lang), f"{where}:{line}"
 
 
 def test_no_wording_is_left_over():
