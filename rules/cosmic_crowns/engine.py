@@ -38,15 +38,13 @@ Readings chosen where the rulebooks and RULINGS are silent (also on the rules pa
 
 from __future__ import annotations
 
-from rules.core import BaseGame, Event, IllegalMove, Move, State, below, require, shuffle
+from rules.core import BaseGame, Event, IllegalMove, Move, State, below, each_language, require, shuffle
 from rules.cosmic_crowns import view as views
 from rules.cosmic_crowns.cards import (
     CARDS,
-    CLAN_NAMES,
     CLANS,
     DECK,
     leading_clan,
-    name,
     round_sizes,
     sort_key,
     trick_winner,
@@ -59,15 +57,6 @@ MOVE_KEYS = {
     "choose_clan": "clan",
     "assassinate": "target",
     "steal": "from",
-}
-
-ASK = {
-    "play": "play a card",
-    "discard": "discard a card",
-    "bid": "bid",
-    "choose_clan": "choose the Battleground clan",
-    "assassinate": "name the player to assassinate",
-    "steal": "choose whom to steal a crown from",
 }
 
 
@@ -396,32 +385,36 @@ class CosmicCrowns(BaseGame):
         kind = pending["kind"]
         mtype = move.get("type")
         if mtype not in MOVE_KEYS:
-            raise IllegalMove(f"Unknown move type {mtype!r}.")
-        require(mtype == kind, f"You must {ASK[kind]} now.")
+            raise IllegalMove("Unknown move type {kind}.", kind=repr(mtype))
+        # the words of a refusal are worked out only when it is raised (a check runs at every move)
+        if mtype != kind:
+            raise IllegalMove("You must {ask} now.", ask=each_language(views.asked, kind))
         key = MOVE_KEYS[mtype]
-        require(key in move, f"A {mtype} move needs {key!r}.")
+        require(key in move, "A {move} move needs {key}.", move=mtype, key=repr(key))
         value = move[key]
         canonical = {"type": mtype, key: value}
         if mtype in ("play", "discard"):
             require(isinstance(value, str), "A card is given by its code.")
-            require(value in CARDS, f"There is no card {value!r}.")
-            require(value in state["hands"][seat], f"You do not hold {name(value)}.")
-            if mtype == "play":
+            require(value in CARDS, "There is no card {card}.", card=repr(value))
+            if value not in state["hands"][seat]:
+                raise IllegalMove("You do not hold {card}.", card=each_language(views.card_name, value))
+            if mtype == "play" and value not in self._playable(state, seat):
                 lead = leading_clan(state["trick"])
-                require(
-                    value in self._playable(state, seat),
-                    f"You must follow the Leading clan ({CLAN_NAMES.get(lead, lead)}).",
+                raise IllegalMove(
+                    "You must follow the Leading clan ({clan}).", clan=each_language(views.clan_name, lead)
                 )
         elif mtype == "bid":
             require(_is_int(value), "A bid is a whole number of tricks.")
             size = state["round_size"]
-            require(0 <= value <= size, f"A bid is from 0 to {size}.")
+            require(0 <= value <= size, "A bid is from 0 to {size}.", size=size)
             require(
                 value in self._biddable(state, seat),
-                f"As the last bidder you may not bid {value}: the bids would add up to {size}.",
+                "As the last bidder you may not bid {bid}: the bids would add up to {size}.",
+                bid=value,
+                size=size,
             )
         elif mtype == "choose_clan":
-            require(value in CLANS, f"Choose one of {', '.join(CLANS)}.")
+            require(value in CLANS, "Choose one of {clans}.", clans=", ".join(CLANS))
         elif mtype == "assassinate":
             require(_is_int(value), "Name the target by seat number.")
             require(

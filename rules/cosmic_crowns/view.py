@@ -5,14 +5,15 @@
 - ``public_events(internal)``: the engine's record of what a move caused (``state["events"]``)
   as the structured events of ``rules.core``; every card in them is face up for everyone
   (played, discarded, revealed, or played at random for an assassinated player), so none has ``to``.
-- ``MESSAGES`` (English and French, the rulebooks' words: 002 and 000) and ``card_name``.
+- ``MESSAGES`` (English and French, the rulebooks' words: 002 and 000) and ``card_name``; the
+  French of the engine's refusals (``add_wordings``) and ``asked`` (the decision a refusal names).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules.core import Event, State, Words
+from rules.core import Event, State, Words, add_wordings
 from rules.cosmic_crowns.cards import CARDS, CLAN_NAMES, leading_clan, round_sizes
 
 # --- names -----------------------------------------------------------------------------
@@ -50,6 +51,31 @@ def card_name(code: str, lang: str = "en") -> str:
         return DIVINE_WORDS["fr"][card["kind"]]
     rank = code.split("-", 1)[1]
     return f"{clan_name(card['clan'], 'fr')} {RANK_WORDS_FR.get(rank, rank)}"
+
+
+# The decision a seat is awaited for, as a refusal names it ("You must {ask} now.").
+ASK = {
+    "en": {
+        "play": "play a card",
+        "discard": "discard a card",
+        "bid": "bid",
+        "choose_clan": "choose the Battleground clan",
+        "assassinate": "name the player to assassinate",
+        "steal": "choose whom to steal a crown from",
+    },
+    "fr": {
+        "play": "jouer une carte",
+        "discard": "vous défausser d’une carte",
+        "bid": "parier",
+        "choose_clan": "choisir le clan du Champ de Bataille",
+        "assassinate": "désigner le joueur à assassiner",
+        "steal": "choisir à qui voler une couronne",
+    },
+}
+
+
+def asked(kind: str, lang: str) -> str:
+    return ASK.get(lang, ASK["en"])[kind]
 
 
 # --- the view ----------------------------------------------------------------------------
@@ -283,3 +309,39 @@ MESSAGES: dict[str, dict[str, Any]] = {
         ),
     },
 }
+
+
+# The engine's refusals in French (``rules.core.add_wordings``), keyed by their English templates.
+add_wordings(
+    {
+        "fr": {
+            "Unknown move type {kind}.": "Type de coup inconnu : {kind}.",
+            "You must {ask} now.": "Vous devez {ask} maintenant.",
+            "A {move} move needs {key}.": "Un coup {move} doit indiquer {key}.",
+            "A card is given by its code.": "Une carte se désigne par son code.",
+            "There is no card {card}.": "Il n’y a pas de carte {card}.",
+            "You do not hold {card}.": "Vous n’avez pas {card} en main.",
+            "You must follow the Leading clan ({clan}).": "Vous devez suivre le Clan Guide ({clan}).",
+            "A bid is a whole number of tricks.": "Un pari est un nombre entier de tours.",
+            "A bid is from 0 to {size}.": "Un pari va de 0 à {size}.",
+            "As the last bidder you may not bid {bid}: the bids would add up to {size}.": (
+                "Dernier à parier, vous ne pouvez pas parier {bid} : le total des paris ferait {size}."
+            ),
+            "Choose one of {clans}.": "Choisissez l’un de ces clans : {clans}.",
+            "Name the target by seat number.": "Désignez la cible par son numéro de place.",
+            "Name a player who has not played in this trick.": (
+                "Désignez un joueur qui n’a pas encore joué dans ce tour."
+            ),
+            "Steal from a seat number (or null for the pile).": (
+                "Volez à un numéro de place (ou null pour la réserve)."
+            ),
+            "Another player has a crown: steal from one of them.": (
+                "Un autre joueur a une couronne : volez l’un des joueurs qui en ont."
+            ),
+            "Steal from another player who has at least one crown.": (
+                "Volez un autre joueur qui a au moins une couronne."
+            ),
+            "That move is not allowed now.": "Ce coup n’est pas permis maintenant.",
+        }
+    }
+)

@@ -819,8 +819,9 @@ def catalog() -> list[dict]:
 _RES_NAME = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "any": "any", "wild": "any (wild)"}
 
 
-def show_amounts(values: dict[str, int], names: dict[str, str] = _RES_NAME) -> str:
-    """``{"badass": 3, "any": 2}`` -> ``"3 BADASS + 2 any"`` (``names``: the resources' words, French ones too)."""
+def show_amounts(values: dict[str, int], lang: str = "en") -> str:
+    """``{"badass": 3, "any": 2}`` -> ``"3 BADASS + 2 any"`` / ``"3 BADASS + 2 au choix"`` (in ``lang``)."""
+    names = _SENTENCES.get(lang, _SENTENCES["en"])["res"]
     parts = [f"{values[k]} {names[k]}" for k in ("badass", "kawaii", "craft", "any", "wild") if values.get(k)]
     return " + ".join(parts) or "0"
 
@@ -967,9 +968,7 @@ def describe(code: str, lang: str = "en") -> str:
         names = " + ".join(CARDS[p]["name"] for p in card["combo"]["partners"])
         label = "Duo" if len(card["combo"]["partners"]) == 1 else "Trio"
         lines.append(
-            say["combo"].format(
-                label=label, names=names, bonus=show_amounts(card["combo"]["bonus"], say["res"])
-            )
+            say["combo"].format(label=label, names=names, bonus=show_amounts(card["combo"]["bonus"], lang))
         )
     if card.get("encumbrance", 0) is None:
         lines.append(say["unlimited"])
@@ -978,3 +977,17 @@ def describe(code: str, lang: str = "en") -> str:
     if card.get("sting") in ("tax", "fatigue"):
         lines.append(say[card["sting"]])
     return ". ".join(lines)
+
+
+def card_name(code: str, lang: str) -> str:
+    """A card's name: the printed one (the rulebook's starters read the same in French: Badass,
+    Kawaii, Craft, La Passion; the card table gives no other French names)."""
+    return CARDS[code]["name"]
+
+
+# Where a player's own cards lie, in words (a trash names the pile; RULINGS' glossary).
+WHERE = {"en": {"hand": "hand", "discard": "discard"}, "fr": {"hand": "main", "discard": "défausse"}}
+
+
+def where_name(where: str, lang: str) -> str:
+    return WHERE.get(lang, WHERE["en"])[where]

@@ -29,7 +29,15 @@ from __future__ import annotations
 from rules import core
 from rules.core import IllegalMove
 from rules.cosplay import effects as fx
-from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, RESOURCES, STARTER_DECK
+from rules.cosplay.cards import (
+    CARDS,
+    DRAMA_CODES,
+    LIBRARY,
+    OBJECTIVE_LEVELS,
+    RESOURCES,
+    STARTER_DECK,
+    card_name,
+)
 from rules.cosplay.effects import event
 from rules.cosplay.moves import (
     PREPARATION,
@@ -41,7 +49,7 @@ from rules.cosplay.moves import (
 )
 from rules.cosplay.payments import assist_entry, pay_for, resolve_payment
 from rules.cosplay.scoring import score, winners
-from rules.cosplay.view import MESSAGES, build_view, card_name
+from rules.cosplay.view import MESSAGES, build_view
 
 HAND_SIZE = 5
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import functools
 
-from rules.core import IllegalMove, require
+from rules.core import IllegalMove, each_language, require
 from rules.cosplay import effects as fx
-from rules.cosplay.cards import CARDS
+from rules.cosplay.cards import CARDS, card_name, where_name
 from rules.cosplay.payments import (
     assist_entry,
     canonical_payment,
@@ -78,11 +78,12 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
     """The one validator: returns what the move does, or raises IllegalMove."""
     kind = move["type"]
     pending = state["pending"]
+    # the words of a refusal (card names in every language) are worked out only when it is raised
     if pending is not None:
-        require(
-            kind == CHOICE_MOVE[pending["kind"]],
-            f"First finish the choice asked by {CARDS[pending['source']]['name']}.",
-        )
+        if kind != CHOICE_MOVE[pending["kind"]]:
+            raise IllegalMove(
+                "First finish the choice asked by {card}.", card=each_language(card_name, pending["source"])
+            )
     else:
         require(kind not in CHOICE_MOVE.values(), "Nothing asks for that choice now.")
     me = state["seats"][seat]
@@ -93,20 +94,20 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
     if kind == "place":
         code = move.get("card")
         require(isinstance(code, str) and code in me["hand"], "Place a card from your hand.")
-        require(
-            CARDS[code]["kind"] in ("character", "equipment", "objective"),
-            f"{CARDS[code]['name']} cannot go into the assistance zone.",
-        )
+        if CARDS[code]["kind"] not in ("character", "equipment", "objective"):
+            raise IllegalMove(
+                "{card} cannot go into the assistance zone.", card=each_language(card_name, code)
+            )
         require(
             state["phase"] == PREPARATION,
             "Cards from your hand go into the assistance zone during the preparation phase only, "
             "before you recruit, use an ability or send Drama.",
         )
-        require(
-            code not in state["tp"]["drawn"],
-            f"{CARDS[code]['name']} was drawn this turn: it can go into the assistance zone "
-            "at your next preparation phase.",
-        )
+        if code in state["tp"]["drawn"]:
+            raise IllegalMove(
+                "{card} was drawn this turn: it can go into the assistance zone at your next preparation phase.",
+                card=each_language(card_name, code),
+            )
         return {"card": code}
 
     if kind == "attach":
@@ -121,10 +122,12 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
             host is not None and host["up"] and CARDS[to]["kind"] == "character",
             "Attach it to a face-up character of your assistance zone.",
         )
-        require(
-            fits(state, seat, code, to),
-            f"{CARDS[to]['name']} cannot carry {CARDS[code]['name']} too (encumbrance).",
-        )
+        if not fits(state, seat, code, to):
+            raise IllegalMove(
+                "{host} cannot carry {card} too (encumbrance).",
+                host=each_language(card_name, to),
+                card=each_language(card_name, code),
+            )
         return {"card": code, "to": to}
 
     if kind == "activate":
@@ -133,7 +136,8 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
         require(
             where is not None, "Activate a card from your hand or a face-up card of your assistance zone."
         )
-        require(activatable(code), f"{CARDS[code]['name']} has no ability you can activate.")
+        if not activatable(code):
+            raise IllegalMove("{card} has no ability you can activate.", card=each_language(card_name, code))
         return {"card": code, "where": where}
 
     if kind == "recruit":
@@ -189,7 +193,8 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
             return {"card": None}
         where = move.get("from")
         require(where in ("hand", "discard"), 'Trash from "hand" or "discard".')
-        require(isinstance(code, str) and code in me[where], f"That card is not in your {where}.")
+        if not (isinstance(code, str) and code in me[where]):
+            raise IllegalMove("That card is not in your {where}.", where=each_language(where_name, where))
         return {"card": code, "from": where}
 
     if kind == "clear":
@@ -200,7 +205,7 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
         require(1 <= zone <= ZONES and state["zones"][zone - 1], "That recruitment zone is empty.")
         return {"zone": zone}
 
-    raise IllegalMove(f"Unknown move type: {kind}.")
+    raise IllegalMove("Unknown move type {kind}.", kind=repr(kind))
 
 
 def candidate_moves(state: dict, seat: int) -> list[dict]:

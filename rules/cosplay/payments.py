@@ -8,8 +8,10 @@ A character named from the assistance zone pays with its attached equipment and 
 
 from __future__ import annotations
 
-from rules.core import IllegalMove, require
-from rules.cosplay.cards import CARDS, RESOURCES, show_amounts
+from typing import NoReturn
+
+from rules.core import IllegalMove, each_language, require
+from rules.cosplay.cards import CARDS, RESOURCES, card_name, show_amounts
 
 # --- Costs and points ----------------------------------------------------------------------
 
@@ -149,23 +151,34 @@ def resolve_payment(state: dict, seat: int, pay, exclude: list[str] = ()) -> lis
     taken_assist: set[str] = set(exclude)
     out = []
     for code in pay:
-        require(isinstance(code, str) and code in CARDS, f"Unknown card in the payment: {code!r}.")
-        name = CARDS[code]["name"]
+        require(
+            isinstance(code, str) and code in CARDS, "Unknown card in the payment: {code}.", code=repr(code)
+        )
         kind = CARDS[code]["kind"]
         if code in hand:
             hand.remove(code)
-            require(kind != "equipment", f"{name} must be attached to a character before it can pay.")
-            require(kind in ("starter", "character"), f"{name} cannot pay for anything.")
+            if kind not in ("starter", "character"):
+                _cannot_pay(code, kind)
             out.append((code, "hand", CARDS[code]["points"]))
             continue
         entry = assist_entry(state, seat, code)
-        require(entry is not None and code not in taken_assist, f"You have no {name} to pay with.")
-        require(entry["up"], f"{name} is still face down.")
-        require(kind != "equipment", f"{name} must be attached to a character before it can pay.")
-        require(kind == "character", f"{name} cannot pay for anything.")
+        if entry is None or code in taken_assist:
+            raise IllegalMove("You have no {card} to pay with.", card=each_language(card_name, code))
+        if not entry["up"]:
+            raise IllegalMove("{card} is still face down.", card=each_language(card_name, code))
+        if kind != "character":
+            _cannot_pay(code, kind)
         taken_assist.add(code)
         out.append((code, "assist", entry_points(state, seat, entry)))
     return out
+
+
+def _cannot_pay(code: str, kind: str) -> NoReturn:
+    """Refuse a card named in a payment that does not pay (equipment pays through its character).
+    A refusal's words are worked out only when it is raised: payments are checked at every move."""
+    name = each_language(card_name, code)
+    require(kind != "equipment", "{card} must be attached to a character before it can pay.", card=name)
+    raise IllegalMove("{card} cannot pay for anything.", card=name)
 
 
 def check_payment(state: dict, seat: int, what: str, base: dict, pay, exclude: list[str] = ()) -> dict:
@@ -176,11 +189,16 @@ def check_payment(state: dict, seat: int, what: str, base: dict, pay, exclude: l
     for code, _where, vec in items:
         if not useful(need, vec):
             raise IllegalMove(
-                f"{CARDS[code]['name']} gives no point this payment can use "
-                f"({show_amounts(vec)} for {show_amounts(need)})."
+                "{card} gives no point this payment can use ({points} for {need}).",
+                card=each_language(card_name, code),
+                points=each_language(show_amounts, vec),
+                need=each_language(show_amounts, need),
             )
     if not covers(need, [v for _c, _w, v in items]):
-        raise IllegalMove(f"Not enough points: {show_amounts(need)} still needed after your bonus points.")
+        raise IllegalMove(
+            "Not enough points: {need} still needed after your bonus points.",
+            need=each_language(show_amounts, need),
+        )
     return {
         "what": what,
         "items": [(c, w) for c, w, _v in items],

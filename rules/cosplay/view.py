@@ -40,7 +40,8 @@
 
 from __future__ import annotations
 
-from rules.cosplay.cards import CARDS, RESOURCES
+from rules.core import add_wordings
+from rules.cosplay.cards import CARDS, RESOURCES, where_name
 from rules.cosplay.moves import PAYABLE_KIND
 from rules.cosplay.payments import (
     _apply_bonus,
@@ -220,13 +221,6 @@ WHAT = {
         "drama": "Drama",
     },
 }
-WHERE = {"en": {"hand": "hand", "discard": "discard"}, "fr": {"hand": "main", "discard": "défausse"}}
-
-
-def card_name(code: str, lang: str) -> str:
-    """A card's name: the printed one (the rulebook's starters read the same in French: Badass,
-    Kawaii, Craft, La Passion; the card table gives no other French names)."""
-    return CARDS[code]["name"]
 
 
 def _paid(template: str):
@@ -262,7 +256,7 @@ def _drew(event: dict, words) -> str:
 
 def _trash(event: dict, words) -> str:
     who, card = words.seat(event["seat"]), words.card(event["card"])
-    where = WHERE[words.lang][event["where"]]
+    where = where_name(event["where"], words.lang)
     if words.lang == "fr":
         to = "la réserve de Drama" if event["back_to_drama"] else "le cimetière"
         return f"{who} remet {card} de sa {where} dans {to}"
@@ -332,3 +326,70 @@ MESSAGES: dict[str, dict] = {
         "over": _over,
     },
 }
+
+
+# The refusals of the moves and payments in French (``rules.core.add_wordings``), keyed by their
+# English templates; the same words as the move log (rulebook 003 and RULINGS' glossary).
+add_wordings(
+    {
+        "fr": {
+            "Unknown move type {kind}.": "Type de coup inconnu : {kind}.",
+            "First finish the choice asked by {card}.": "Terminez d’abord le choix demandé par {card}.",
+            "Nothing asks for that choice now.": "Aucun choix de ce genre n’est demandé maintenant.",
+            "Name another player's seat.": "Désignez la place d’un autre joueur.",
+            "Place a card from your hand.": "Posez une carte de votre main.",
+            "{card} cannot go into the assistance zone.": "{card} ne peut pas aller dans la zone d’assistance.",
+            "Cards from your hand go into the assistance zone during the preparation phase only, "
+            "before you recruit, use an ability or send Drama.": (
+                "Les cartes de votre main ne vont dans la zone d’assistance que pendant la phase de "
+                "préparation, avant de recruter, d’utiliser une capacité ou d’envoyer du Drama."
+            ),
+            "{card} was drawn this turn: it can go into the assistance zone at your next preparation phase.": (
+                "Vous avez pioché {card} ce tour : cette carte pourra aller dans la zone d’assistance "
+                "à votre prochaine phase de préparation."
+            ),
+            "Attach a face-up equipment card of your assistance zone.": (
+                "Affectez une carte équipement face visible de votre zone d’assistance."
+            ),
+            "Attach it to a face-up character of your assistance zone.": (
+                "Affectez-la à un personnage face visible de votre zone d’assistance."
+            ),
+            "{host} cannot carry {card} too (encumbrance).": (
+                "{host} ne peut pas porter {card} en plus (encombrement)."
+            ),
+            "Activate a card from your hand or a face-up card of your assistance zone.": (
+                "Activez une carte de votre main ou une carte face visible de votre zone d’assistance."
+            ),
+            "{card} has no ability you can activate.": "{card} n’a aucune capacité que vous puissiez activer.",
+            "Name a recruitment zone, 1 to 6.": "Désignez une zone de recrutement, de 1 à 6.",
+            "That recruitment zone is empty.": "Cette zone de recrutement est vide.",
+            "Name an objective pile.": "Désignez une pile d’objectifs.",
+            "That objective pile is empty.": "Cette pile d’objectifs est vide.",
+            "The Drama reserve is empty.": "La réserve de Drama est vide.",
+            "Poach a face-up character or equipment card of that player's assistance zone.": (
+                "Recrutez un personnage ou un équipement face visible de la zone d’assistance de ce joueur."
+            ),
+            "Poaching needs La Passion or a card with a poach ability.": (
+                "Pour recruter chez un autre joueur, il faut La Passion ou une carte qui en a la capacité."
+            ),
+            'Trash from "hand" or "discard".': (
+                'Mettez au cimetière une carte de votre main ("hand") ou de votre défausse ("discard").'
+            ),
+            "That card is not in your {where}.": "Cette carte n’est pas dans votre {where}.",
+            "A payment is a list of card codes.": "Un paiement est une liste de codes de cartes.",
+            "Unknown card in the payment: {code}.": "Carte inconnue dans le paiement : {code}.",
+            "{card} must be attached to a character before it can pay.": (
+                "Un équipement ({card}) doit être affecté à un personnage avant de pouvoir payer."
+            ),
+            "{card} cannot pay for anything.": "{card} ne peut rien payer.",
+            "You have no {card} to pay with.": "Vous n’avez aucune carte {card} pour payer.",
+            "{card} is still face down.": "{card} est encore face cachée.",
+            "{card} gives no point this payment can use ({points} for {need}).": (
+                "{card} ne donne aucun point utile à ce paiement ({points} pour {need})."
+            ),
+            "Not enough points: {need} still needed after your bonus points.": (
+                "Pas assez de points : il manque encore {need} après vos points bonus."
+            ),
+        }
+    }
+)

@@ -39,14 +39,14 @@ from __future__ import annotations
 
 import json
 
-from rules.core import BaseGame, Event, IllegalMove, require, shuffle
+from rules.core import BaseGame, Event, IllegalMove, each_language, require, shuffle
 from rules.five_crowns import view as views
 from rules.five_crowns.cards import ROUNDS, full_deck, is_card, sort_key, wild_rank
 from rules.five_crowns.log import record, round_log
 from rules.five_crowns.melds import arrange, go_out_cards
 
 SOURCES = ("stock", "discard")
-KEPT = "House rule: you may not throw back the card you just took from the discard."
+KEPT = "House rule: you may not throw back the card you just took from the discard ({card})."
 
 __all__ = ["GAME", "FiveCrowns", "round_log", "wild_rank"]
 
@@ -218,14 +218,17 @@ class FiveCrowns(BaseGame):
             require(kind == "draw", "Draw a card first, from the stock or the discard.")
             source = move.get("source")
             require(source in SOURCES, 'Draw from "stock" or "discard".')
-            require(state[source], f"The {source} is empty.")
+            if not state[source]:  # (a refusal's words are worked out only when it is raised)
+                raise IllegalMove("The {pile} is empty.", pile=each_language(views.pile_name, source))
             return
         require(kind in ("discard", "go_out"), "You have drawn: now discard a card (or go out).")
         card = move.get("card")
         require(is_card(card), "Name a card to discard.")
         hand = state["hands"][seat]
-        require(card in hand, "That card is not in your hand.")
-        require(card in self.discardable(state, hand), KEPT)
+        if card not in hand:
+            raise IllegalMove("{card} is not in your hand.", card=each_language(views.card_name, card))
+        if card not in self.discardable(state, hand):
+            raise IllegalMove(KEPT, card=each_language(views.card_name, card))
         if kind == "go_out":
             require(
                 card in go_out_cards(hand, wild_rank(state["round"])),

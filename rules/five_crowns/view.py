@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules.core import Event, State, Words
+from rules.core import Event, State, Words, add_wordings
 from rules.five_crowns import cards
 from rules.five_crowns.cards import CARDS, JOKER, RANK_LABEL, ROUNDS, SUITS, wild_rank
 from rules.five_crowns.log import round_log
@@ -44,6 +44,14 @@ def wilds(rank: int, lang: str) -> str:
     if lang == "fr":
         return f"{FR_RANKS[rank]}s" if rank in FR_RANKS else str(rank)
     return f"{cards.rank_name(rank)}s"
+
+
+PILES = {"en": {"stock": "stock", "discard": "discard"}, "fr": {"stock": "pioche", "discard": "défausse"}}
+
+
+def pile_name(pile: str, lang: str) -> str:
+    """``stock`` / ``pioche``, ``discard`` / ``défausse`` (RULINGS' glossary)."""
+    return PILES.get(lang, PILES["en"])[pile]
 
 
 # --- the view ----------------------------------------------------------------------------
@@ -196,3 +204,31 @@ MESSAGES: dict[str, dict[str, Any]] = {
         ),
     },
 }
+
+
+# The engine's refusals in French (``rules.core.add_wordings``), keyed by their English templates;
+# the rulebook's words (004): pioche, défausse, rejeter, exposer, suites et familles.
+add_wordings(
+    {
+        "fr": {
+            "There are still cards to draw.": "Il reste des cartes à prendre.",
+            "Draw a card first, from the stock or the discard.": (
+                "Prenez d’abord une carte de la pioche ou de la défausse."
+            ),
+            'Draw from "stock" or "discard".': 'Prenez une carte de la pioche ("stock") ou de la défausse ("discard").',
+            "The {pile} is empty.": "La {pile} est vide.",
+            "You have drawn: now discard a card (or go out).": (
+                "Vous avez pris une carte : rejetez maintenant une carte (ou exposez)."
+            ),
+            "Name a card to discard.": "Désignez une carte à rejeter.",
+            "{card} is not in your hand.": "{card} n’est pas dans votre main.",
+            "House rule: you may not throw back the card you just took from the discard ({card}).": (
+                "Règle maison : vous ne pouvez pas rejeter la carte que vous venez de prendre "
+                "de la défausse ({card})."
+            ),
+            "You cannot go out: the other cards do not all form melds.": (
+                "Vous ne pouvez pas exposer : les autres cartes ne forment pas toutes des suites ou des familles."
+            ),
+        }
+    }
+)
