@@ -33,9 +33,14 @@ WORDINGS: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES if lang !=
 
 
 def add_wordings(wordings: dict[str, dict[str, str]]) -> None:
-    """Register translations ``{lang: {english template: template in lang}}``."""
+    """Register translations ``{lang: {english template: template in lang}}``. The table is shared by
+    the games: a sentence two games write reads the same in both, so two wordings of it are a bug."""
     for lang, table in wordings.items():
-        WORDINGS[lang].update(table)
+        for template, words in table.items():
+            if WORDINGS[lang].setdefault(template, words) != words:
+                raise ValueError(
+                    f"two {lang} wordings of {template!r}: {WORDINGS[lang][template]!r}, {words!r}"
+                )
 
 
 def each_language(words: Any, *args: Any) -> dict[str, str]:

@@ -445,7 +445,9 @@ class Chronica(BaseGame):
     def _check_reinforcement(self, state: State, seat: int, code: str, helper: Any) -> dict | None:
         if helper is None:
             return None
-        require(isinstance(helper, dict), "reinforce must be {{from: hand, card}} or {{from: province, slot}}.")
+        require(
+            isinstance(helper, dict), "reinforce must be {{from: hand, card}} or {{from: province, slot}}."
+        )
         source = helper.get("from")
         require(source in REINFORCE_SOURCES, "Reinforcements come from your hand or your province.")
         if source == "hand":

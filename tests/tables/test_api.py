@@ -7,6 +7,7 @@ import pytest
 
 from accounts.models import ApiToken
 from rules import IllegalMove, registry
+from tables.models import Table
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -256,7 +257,7 @@ def test_errors_read_in_the_language_the_client_asks_for(client, alice, bob):
     assert status == status_fr == 400
     assert english["error"] != french_error["error"]
     game = registry.get("cosmic_crowns")
-    state = game.setup(players=2, seed=0)
+    state = game.load(Table.objects.get(pk=table["id"]).state)
     with pytest.raises(IllegalMove) as refused:
         game.apply(state, game.to_act(state)[0], move["move"])
     assert (english["error"], french_error["error"]) == (str(refused.value), refused.value.words("fr"))
