@@ -10,6 +10,7 @@ import re
 import pytest
 
 from accounts.models import ApiToken
+from rules import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
 from tables.templatetags.cosplay import CSS_PATH, css_palette_block, palette_css
@@ -356,3 +357,27 @@ def test_the_generated_card_rules_in_the_stylesheet_match_the_catalogue():
     block = css_palette_block(CSS_PATH.read_text())
     assert block == palette_css()
     assert block.count("data-card=") == len(CARDS)
+
+
+def test_a_refused_move_reads_in_the_players_language(table2, client_for, alice):
+    """The engine's refusal, on the page, in French for a French reader (and in English otherwise)."""
+    from accounts.preferences import set_language
+
+    state = GAME.setup(players=2, seed=5)
+    set_hand(state, 0, ["st-badass", "st-badass", "st-badass", "st-kawaii", "st-craft"])
+    to_zone(state, 1, "c01-neon-ronin")
+    put_state(table2, state)
+    c = client_for(alice)
+    bad = {
+        "move": json.dumps({"type": "recruit", "zone": 1, "pay": ["st-badass", "st-craft"]}),
+        "seq": table2.seq,
+    }
+    english = c.post(f"/tables/{table2.pk}/move/", bad, HTTP_HX_REQUEST="true")
+    set_language(alice, "fr")
+    french = c.post(f"/tables/{table2.pk}/move/", bad, HTTP_HX_REQUEST="true")
+    assert english.status_code == french.status_code == 400
+    with pytest.raises(IllegalMove) as refused:
+        GAME.apply(state, 0, json.loads(bad["move"]))
+    assert htmllib.escape(str(refused.value), quote=False) in english.content.decode()
+    assert htmllib.escape(refused.value.words("fr"), quote=False) in french.content.decode()
+    assert refused.value.words("fr") != str(refused.value)
