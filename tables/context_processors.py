@@ -1,17 +1,35 @@
+from dataclasses import dataclass
+
 from tables.models import Seat, Table
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """What waits for a player: tables where it is their turn, and invitations to open tables."""
+
+    turns: int
+    invitations: int
+
+    @property
+    def count(self) -> int:
+        return self.turns + self.invitations
+
+
 def your_turn(request):
-    """How many tables await the signed-in player (the badge in the navigation)."""
+    """What waits for the signed-in player (the badge in the navigation), read only if a page shows it."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    return {"your_turn_count": lambda: awaiting_count(user)}
+    return {"waiting": lambda: waiting_for(user)}
+
+
+def waiting_for(user) -> Waiting:
+    from tables.social import open_invitations
+
+    turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
+    return Waiting(turns, open_invitations(user).count())
 
 
 def awaiting_count(user) -> int:
     """Tables waiting for the player: their turn, or an invitation to an open table they have not joined."""
-    from tables.social import open_invitations
-
-    turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
-    return turns + open_invitations(user).count()
+    return waiting_for(user).count

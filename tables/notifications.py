@@ -60,10 +60,10 @@ def refresh_badges(table_id: int, user_ids: list[int]) -> None:
 def badge(user) -> str:  # (a user or a user id)
     """The "Your turn" badge of the navigation, as an out-of-band swap, in the person's language (its
     tooltip is words; sockets and pushes have no request to take it from)."""
-    from tables.context_processors import awaiting_count
+    from tables.context_processors import waiting_for
 
     with translation.override(language_of_id(getattr(user, "pk", user))):
-        return render_to_string("tables/_badge.html", {"your_turn_count": awaiting_count(user), "oob": True})
+        return render_to_string("tables/_badge.html", {"waiting": waiting_for(user), "oob": True})
 
 
 def table_url(table) -> str:

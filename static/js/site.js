@@ -29,15 +29,20 @@
     if (t && t.classList && t.classList.contains("move-error")) {
       t.classList.toggle("empty", !t.textContent.trim());
     }
-    if (t && t.id === "your-turn-badge") {
-      const n = parseInt(t.dataset.count || "0", 10);
-      const prev = parseInt(document.body.dataset.yourTurn || "0", 10);
-      // On a table page the board says whose turn it is; elsewhere a toast says it once.
-      if (n > prev && !document.querySelector(".table-page")) {
-        const words = document.getElementById("toast").dataset;  // (in the page's language)
-        toast(n === 1 ? words.one : words.many.replace("{n}", n));
+    // The badge counts turns and invitations; a toast says which of them is new, once. On a table page the
+    // board says whose turn it is, so only an invitation is told there. (detail.target is the element the
+    // swap replaced; the event itself fires on the new one.)
+    const badge = evt.target;
+    if (badge && badge.id === "your-turn-badge") {
+      const invited = parseInt(badge.dataset.invitations || "0", 10);
+      const turns = parseInt(badge.dataset.count || "0", 10) - invited;
+      const words = document.getElementById("toast").dataset;  // (in the page's language)
+      if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
+        toast(words.invited);
+      } else if (turns > parseInt(document.body.dataset.yourTurn || "0", 10) && !document.querySelector(".table-page")) {
+        toast(turns === 1 ? words.one : words.many.replace("{n}", turns));
       }
-      document.body.dataset.yourTurn = String(n);
+      rememberBadge(badge);
     }
     document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
   });
@@ -195,6 +200,11 @@
   document.body.addEventListener("htmx:afterSwap", titleCutNames);
   window.addEventListener("resize", markScrollers);
 
+  function rememberBadge(badge) {
+    const invited = parseInt(badge.dataset.invitations || "0", 10);
+    document.body.dataset.invitations = String(invited);
+    document.body.dataset.yourTurn = String(parseInt(badge.dataset.count || "0", 10) - invited);
+  }
   const badge = document.getElementById("your-turn-badge");
-  if (badge) document.body.dataset.yourTurn = badge.dataset.count || "0";
+  if (badge) rememberBadge(badge);
 })();
