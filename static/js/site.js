@@ -162,6 +162,24 @@
   }
   scrollChat();
   document.body.addEventListener("htmx:oobAfterSwap", scrollChat);
+  // A spectator hides a table's chat in this browser (a player mutes it on their seat, on the server).
+  function chatHidden(id) { try { return localStorage.getItem("chat-hidden-" + id) === "1"; } catch (e) { return false; } }
+  function showChatChoice() {
+    document.querySelectorAll("[data-chat-hide]").forEach(function (btn) {
+      const hidden = chatHidden(btn.dataset.chatHide);
+      btn.closest(".chat-panel").classList.toggle("hidden-chat", hidden);
+      btn.setAttribute("aria-pressed", String(hidden));
+      btn.textContent = hidden ? btn.dataset.show : btn.dataset.hide;
+    });
+  }
+  document.addEventListener("click", function (evt) {
+    const btn = evt.target.closest && evt.target.closest("[data-chat-hide]");
+    if (!btn) return;
+    try { localStorage.setItem("chat-hidden-" + btn.dataset.chatHide, chatHidden(btn.dataset.chatHide) ? "0" : "1"); } catch (e) { /* private mode: no memory */ }
+    showChatChoice();
+  });
+  showChatChoice();
+  document.addEventListener("cardclub:swapped", showChatChoice);
 
   // A region that scrolls (a hand on a phone, the recruitment zones) is reachable with the keyboard: when none
   // of its contents takes the focus, it takes it itself (tabindex 0), so the arrow keys can scroll it.

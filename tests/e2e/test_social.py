@@ -57,6 +57,19 @@ def test_chat_invite_and_concession_told_live(server, new_page):
     shot(alice, "social-02-chat-desktop")
     shot(bob, "social-02-chat-phone")
 
+    # Carol watches: she may hide the chat (this browser keeps her choice), and a new line stays hidden.
+    carol.goto(table_url)
+    has_text(carol, ".chat-line .chat-text", "Good game")
+    carol.click("button[data-chat-hide]")
+    assert not carol.locator(".chat-log").is_visible()
+    bob.click("button[data-phrase=thanks]")
+    carol.reload()
+    carol.wait_for_selector(".chat-panel.hidden-chat")
+    assert not carol.locator(".chat-log").is_visible()
+    assert carol.locator("button[data-chat-hide]").get_attribute("aria-pressed") == "true"
+    carol.click("button[data-chat-hide]")
+    has_text(carol, ".chat-line .chat-text", "Thanks")
+
     bob.once("dialog", lambda dialog: dialog.accept())
     with bob.expect_navigation():  # the action answers htmx with a refresh
         bob.click("button:has-text('Concede')")
