@@ -71,13 +71,15 @@ def first_screen(page, slug: str) -> dict:
     return page.evaluate(STILL_BOXES, sels)
 
 
+@pytest.mark.parametrize("width", [390, 1280])
 @pytest.mark.parametrize("slug", GAMES)
-def test_a_seated_player_sees_hand_board_turn_and_prompt_on_the_first_screen(tour, as_player, slug):
-    page = as_player[390]
+def test_a_seated_player_sees_hand_board_turn_and_prompt_on_the_first_screen(tour, as_player, slug, width):
+    """On a phone (390 × 844) and on a laptop (1280 × 800) alike."""
+    page = as_player[width]
     visit(page, tour.server, tour.tables[slug].removeprefix(tour.server.url))
     wait_for_my_turn(page, slug)
     boxes = first_screen(page, slug)
-    shot(page, f"phone-first-{slug}", full_page=False)
+    shot(page, f"{'phone' if width == 390 else 'desktop'}-first-{slug}", full_page=False)
     height = page.evaluate("window.innerHeight")
     print(slug, {k: round(v["top"]) for k, v in boxes.items()})
     for what, box in boxes.items():
