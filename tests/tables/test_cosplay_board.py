@@ -188,11 +188,17 @@ def test_the_payment_ui_offers_only_legal_payable_actions_with_their_needs(table
     assert "data-cp-panel" in page
 
 
-def test_a_chosen_payment_is_judged_by_the_engine(table2, client_for, alice):
+def neon_ronin_to_recruit(table2) -> dict:
+    """Seat 0 holds three BADASS, a KAWAII and a CRAFT; Neon Ronin (BADASS 3) waits in zone 1."""
     state = GAME.setup(players=2, seed=5)
     set_hand(state, 0, ["st-badass", "st-badass", "st-badass", "st-kawaii", "st-craft"])
     to_zone(state, 1, "c01-neon-ronin")
     put_state(table2, state)
+    return state
+
+
+def test_a_chosen_payment_is_judged_by_the_engine(table2, client_for, alice):
+    neon_ronin_to_recruit(table2)
     c = client_for(alice)
     seq = table2.seq
     bad = {"type": "recruit", "zone": 1, "pay": ["st-badass", "st-craft"]}
@@ -363,10 +369,7 @@ def test_a_refused_move_reads_in_the_players_language(table2, client_for, alice)
     """The engine's refusal, on the page, in French for a French reader (and in English otherwise)."""
     from accounts.preferences import set_language
 
-    state = GAME.setup(players=2, seed=5)
-    set_hand(state, 0, ["st-badass", "st-badass", "st-badass", "st-kawaii", "st-craft"])
-    to_zone(state, 1, "c01-neon-ronin")
-    put_state(table2, state)
+    state = neon_ronin_to_recruit(table2)
     c = client_for(alice)
     bad = {
         "move": json.dumps({"type": "recruit", "zone": 1, "pay": ["st-badass", "st-craft"]}),
