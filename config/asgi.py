@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (CONTRACTS §3).
+"""ASGI entry point: HTTP through Django (on a few long-lived threads: config.handlers), WebSockets through
+Channels (CONTRACTS §3).
 
 A socket is accepted only from the site's own pages: its `Origin` must be the scheme, host and port
 that serve the request (the `Host` header, an allowed host; https when the socket is wss or the proxy
@@ -8,9 +9,10 @@ says so through SECURE_PROXY_SSL_HEADER), or one of CSRF_TRUSTED_ORIGINS.
 import os
 from urllib.parse import urlsplit
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+from config.handlers import get_asgi_application  # noqa: E402
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

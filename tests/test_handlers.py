@@ -1,0 +1,165 @@
+"""HTTP through config.handlers.PooledASGIHandler: a request's sync work on a long-lived thread, the
+connection kept, moves committed exactly once however the posts race."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import HttpCommunicator
+from django.core.signals import request_started
+from django.db.backends.signals import connection_created
+
+from accounts.models import ApiToken
+from config.asgi import application
+from config.handlers import PooledASGIHandler
+from tables import services
+from tables.models import Move, Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def call(app, method, path, token=None, body=None):
+    headers = [(b"host", b"127.0.0.1"), (b"content-type", b"application/json")]
+    if token:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    payload = json.dumps(body).encode() if body is not None else b""
+    response = await HttpCommunicator(app, method, path, body=payload, headers=headers).get_response(
+        timeout=30
+    )
+    return response["status"], json.loads(response["body"] or b"null")
+
+
+@sync_to_async
+def new_game(users, seed=20261124):
+    table = services.create_table(users[0], "cosmic_crowns", len(users))
+    for user in users[1:]:
+        services.join_table(table.pk, user)
+    return services.start_table(table.pk, users[0], seed=seed)
+
+
+@sync_to_async
+def tokens_of(users):
+    return [ApiToken.issue(user, name="test")[1] for user in users]
+
+
+@sync_to_async
+def moves_of(table_id):
+    return list(Move.objects.filter(table_id=table_id).order_by("seq").values_list("seq", flat=True))
+
+
+@sync_to_async
+def table_now(table_id):
+    return Table.objects.get(pk=table_id)
+
+
+class Watch:
+    """The threads requests start on and the database connections opened, while in effect."""
+
+    def __init__(self):
+        self.threads, self.connections = [], []
+
+    def started(self, **kwargs):
+        self.threads.append(threading.current_thread().name)
+
+    def connected(self, **kwargs):
+        self.connections.append(threading.current_thread().name)
+
+    def __enter__(self):
+        request_started.connect(self.started)
+        connection_created.connect(self.connected)
+        return self
+
+    def __exit__(self, *exc):
+        request_started.disconnect(self.started)
+        connection_created.disconnect(self.connected)
+
+
+async def test_requests_run_on_one_long_lived_thread_with_one_connection(alice, bob):
+    table = await new_game([alice, bob])
+    (token, _) = await tokens_of([alice, bob])
+    await call(application, "GET", f"/api/tables/{table.pk}", token)  # the thread's connection, if new
+    with Watch() as watch:
+        for _ in range(5):
+            status, data = await call(application, "GET", f"/api/tables/{table.pk}", token)
+            assert status == 200 and data["id"] == table.pk
+    assert len(watch.threads) == 5
+    assert set(watch.threads) == {"django-sync-0_0"}  # settings.SYNC_THREADS is 1 on SQLite
+    assert watch.connections == []  # the connection opened by the first request served the next five
+
+
+async def test_a_move_posted_through_the_handler_commits(alice, bob):
+    table = await new_game([alice, bob])
+    tokens = await tokens_of([alice, bob])
+    seat = table.to_act[0]
+    status, mine = await call(application, "GET", f"/api/tables/{table.pk}", tokens[seat])
+    assert status == 200
+    status, answer = await call(
+        application,
+        "POST",
+        f"/api/tables/{table.pk}/moves",
+        tokens[seat],
+        {"move": mine["legal_moves"][0], "seq": mine["seq"]},
+    )
+    assert (status, answer) == (200, {"seq": 1})
+    assert (await table_now(table.pk)).seq == 1
+    assert await moves_of(table.pk) == [0]
+
+
+async def test_racing_posts_of_one_move_apply_it_once_and_answer_409_to_the_rest(alice, bob):
+    """On SQLite's one thread the racing posts queue; several threads racing on PostgreSQL: tests/services
+    (and play_move's threads racing on an SQLite file: tests/test_config.py)."""
+    app = application
+    table = await new_game([alice, bob])
+    tokens = await tokens_of([alice, bob])
+    for seq in range(6):
+        now = await table_now(table.pk)
+        seat = now.to_act[0]
+        _, mine = await call(app, "GET", f"/api/tables/{table.pk}", tokens[seat])
+        body = {"move": mine["legal_moves"][0], "seq": seq}
+        path = f"/api/tables/{table.pk}/moves"
+        answers = await asyncio.gather(*(call(app, "POST", path, tokens[seat], body) for _ in range(5)))
+        assert sorted(status for status, _ in answers) == [200, 409, 409, 409, 409]
+        assert [answer for status, answer in answers if status == 200] == [{"seq": seq + 1}]
+    assert await moves_of(table.pk) == list(range(6))  # none lost, none applied twice
+    assert (await table_now(table.pk)).seq == 6
+
+
+async def test_moves_at_many_tables_at_once_all_land(alice, bob):
+    tables = [await new_game([alice, bob], seed=seed) for seed in range(4)]
+    tokens = await tokens_of([alice, bob])
+
+    async def play(table, moves=5):
+        for seq in range(moves):  # (only HTTP while the tables play: the test's own reads would race them)
+            _, seen = await call(application, "GET", f"/api/tables/{table.pk}", tokens[0])
+            seat = seen["to_act"][0]
+            _, mine = await call(application, "GET", f"/api/tables/{table.pk}", tokens[seat])
+            body = {"move": mine["legal_moves"][0], "seq": seq}
+            status, _ = await call(application, "POST", f"/api/tables/{table.pk}/moves", tokens[seat], body)
+            assert status == 200
+
+    await asyncio.gather(*(play(table) for table in tables))
+    for table in tables:
+        assert await moves_of(table.pk) == list(range(5))
+
+
+async def test_the_pool_sends_a_request_to_its_least_busy_thread():
+    handler = PooledASGIHandler(threads=2)
+    handler.busy = [3, 1]
+    seen = []
+    release = asyncio.Event()
+
+    async def fake_handle(scope, receive, send):
+        seen.append(list(handler.busy))
+        await release.wait()
+
+    handler.handle = fake_handle
+    task = asyncio.create_task(handler({"type": "http"}, None, None))
+    await asyncio.sleep(0)
+    release.set()
+    await task
+    assert seen == [[3, 2]]  # counted on the thread that had 1 request in flight
+    assert handler.busy == [3, 1]
