@@ -20,6 +20,7 @@ from accounts import decks
 from rules.core import narrate
 from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
+from tables.templatetags.table_tags import SHARED_PARTS
 
 _OWN_CHAIR: Any = object()  # ``Snapshot.context``'s default viewer: the user's own seat, if any
 
@@ -38,6 +39,7 @@ class Snapshot:
     events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
+    _parts: dict = field(default_factory=dict)  # the parts every viewer sees alike ({% shared %}), rendered
 
     @classmethod
     def read(cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None) -> Snapshot:
@@ -138,6 +140,7 @@ class Snapshot:
         with translation.override(lang):
             ctx = self.context(user, lang)
             ctx["oob"] = True
+            ctx[SHARED_PARTS] = self._parts
             status = render_to_string("tables/table.html#status", ctx)
             board = render_to_string("tables/table.html#board", ctx)
             return status + board + self._log(ctx)

@@ -141,6 +141,38 @@ def squeeze(parser, token):
     return SqueezeNode(nodelist)
 
 
+class SharedNode(template.Node):
+    def __init__(self, name, values, nodelist):
+        self.name, self.values, self.nodelist = name, values, nodelist
+
+    def render(self, context):
+        parts = context.get(SHARED_PARTS)
+        if parts is None:
+            return self.nodelist.render(context)
+        key = (self.name.resolve(context), get_language(), *(v.resolve(context) for v in self.values))
+        if key not in parts:
+            parts[key] = self.nodelist.render(context)
+        return parts[key]
+
+
+SHARED_PARTS = "shared_parts"  # the context's dict of rendered parts, kept by tables.rendering.Snapshot
+
+
+@register.tag
+def shared(parser, token):
+    """{% shared "name" value… %}…{% endshared %}: a part of a frame that every viewer of a change sees alike,
+    rendered once per change, language and values instead of once per viewer (``tables.rendering.Snapshot``
+    keeps the parts; elsewhere, as on a page, it renders as usual). What it holds must read nothing that is
+    one viewer's own (``viewer``, ``my_turn``, ``legal_moves``, a hand): a test renders every viewer's
+    frame with and without the sharing and compares them."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("{% shared %} needs a name.")
+    nodelist = parser.parse(("endshared",))
+    parser.delete_first_token()
+    return SharedNode(parser.compile_filter(bits[1]), [parser.compile_filter(b) for b in bits[2:]], nodelist)
+
+
 @register.simple_tag
 def card(game, code, **look):
     """A card's markup, ``games/<game>/_card.html`` rendered with only ``code`` and ``look`` (extra_class,
