@@ -11,6 +11,9 @@ sync code still runs on one thread, as Django requires, but on a thread that liv
 connection (persistent on SQLite: ``CONN_MAX_AGE``; lent by the pool on PostgreSQL). The middleware and
 the view run in Django's sync mode, as under WSGI: the whole chain is one trip to that thread.
 
+The thread knows which event loop its request came from (``serving_loop``): ``tables.live`` hands the
+frames of a move to that loop to send and goes on to the next request without waiting for them.
+
 One thread suits SQLite, which takes one writer at a time: requests queue in order on the thread instead
 of waiting for the write lock in SQLite's busy handler. PostgreSQL serves requests side by side, so it
 gets several threads (settings.SYNC_THREADS).
@@ -18,12 +21,21 @@ gets several threads (settings.SYNC_THREADS).
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler
+
+_serving = threading.local()
+
+
+def serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose request the current thread is serving (a thread of the pool), else None."""
+    return getattr(_serving, "loop", None)
 
 
 class PooledASGIHandler(ASGIHandler):
@@ -50,7 +62,11 @@ class PooledASGIHandler(ASGIHandler):
             self.busy[index] -= 1
 
     async def get_response_async(self, request):
-        return await sync_to_async(self.get_response)(request)
+        return await sync_to_async(self.get_response_on_thread)(request, asyncio.get_running_loop())
+
+    def get_response_on_thread(self, request, loop):
+        _serving.loop = loop  # (tables.live hands its frames to this loop without waiting for it)
+        return self.get_response(request)
 
 
 def get_asgi_application() -> PooledASGIHandler:

@@ -163,3 +163,55 @@ async def test_the_pool_sends_a_request_to_its_least_busy_thread():
     await task
     assert seen == [[3, 2]]  # counted on the thread that had 1 request in flight
     assert handler.busy == [3, 1]
+
+
+async def test_a_move_posted_through_the_handler_hands_its_frames_to_the_loop_and_they_arrive(
+    alice, bob, monkeypatch
+):
+    """The thread that served the move does not wait for its frames to be sent (tables.live.send): the event
+    loop sends them, and every seat's socket gets its own."""
+    from tables import live
+    from tests.tables.test_consumers import connect, session_cookie
+
+    handed = []
+    start = live._start_sending
+
+    def watched(loop, layer, messages):
+        handed.append([group for group, _ in messages])
+        start(loop, layer, messages)
+
+    monkeypatch.setattr(live, "_start_sending", watched)
+    table = await new_game([alice, bob])
+    tokens = await tokens_of([alice, bob])
+    sockets = []
+    for user in (alice, bob):
+        comm, ok = await connect(table.pk, await session_cookie(user))
+        assert ok
+        await comm.receive_from(timeout=20)
+        sockets.append(comm)
+    seat = table.to_act[0]
+    _, mine = await call(application, "GET", f"/api/tables/{table.pk}", tokens[seat])
+    body = {"move": mine["legal_moves"][0], "seq": 0}
+    assert (await call(application, "POST", f"/api/tables/{table.pk}/moves", tokens[seat], body))[0] == 200
+    for comm in sockets:
+        assert 'data-seq="1"' in await comm.receive_from(timeout=20)
+        await comm.disconnect()
+    assert handed == [[live.table_group(table.pk, f"s{i}", "en") for i in (0, 1)]]
+
+
+async def test_a_service_called_off_the_pool_sends_its_frames_before_returning(alice, bob, monkeypatch):
+    from config.handlers import serving_loop
+    from tables import live
+
+    monkeypatch.setattr(live, "_start_sending", lambda *args: pytest.fail("handed to a loop"))
+    table = await new_game([alice, bob])
+    assert await sync_to_async(serving_loop)() is None
+    mover = [alice, bob][table.to_act[0]]
+
+    @sync_to_async
+    def play():
+        state = table.engine.load(table.state)
+        move = table.engine.legal_moves(state, table.to_act[0])[0]
+        return services.play_move(table.pk, mover, move, 0)
+
+    assert (await play()).seq == 1
