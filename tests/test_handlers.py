@@ -215,3 +215,11 @@ async def test_a_service_called_off_the_pool_sends_its_frames_before_returning(a
         return services.play_move(table.pk, mover, move, 0)
 
     assert (await play()).seq == 1
+
+
+async def test_the_site_lets_the_event_loop_take_the_interpreter_within_a_millisecond():
+    import sys
+
+    from config import asgi
+
+    assert sys.getswitchinterval() == asgi.SWITCH_INTERVAL <= 0.001
