@@ -42,6 +42,7 @@ class Snapshot:
     events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
+    _log_read: bool = False  # the log's moves were read here (not given)
     _parts: dict = field(default_factory=dict)  # the parts every viewer sees alike ({% shared %}), rendered
 
     @classmethod
@@ -60,6 +61,7 @@ class Snapshot:
     def log_moves(self) -> list[Move]:
         if self.moves is None:
             self.moves = selectors.log_moves(self.table)
+            self._log_read = True
         return self.moves
 
     def log_events(self) -> list[TableEvent]:
@@ -79,8 +81,8 @@ class Snapshot:
         """Keep the log this snapshot read (after a change committed) for the table's next move, if the
         table is still at the snapshot's revision after the reads: then no change came in between."""
         table = self.table
-        if self.moves is None or self.events is None or table.status != Table.PLAYING:
-            return
+        if not self._log_read or self.events is None or table.status != Table.PLAYING:
+            return  # (a log extended from the previous move's is kept as the move commits: log_after)
         if log_now(table) is None and Table.objects.filter(pk=table.pk, revision=table.revision).exists():
             _keep(table.pk, table.revision, self.moves, self.events)
 
