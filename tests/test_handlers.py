@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
 from channels.testing import HttpCommunicator
 from django.core.signals import request_started
 from django.db.backends.signals import connection_created
@@ -223,3 +224,39 @@ async def test_the_site_lets_the_event_loop_take_the_interpreter_within_a_millis
     from config import asgi
 
     assert sys.getswitchinterval() == asgi.SWITCH_INTERVAL <= 0.001
+
+
+async def streamed(path) -> dict:
+    """A GET answered in several body messages (HttpCommunicator wants a body in each)."""
+    scope = {"type": "http", "http_version": "1.1", "method": "GET", "path": path, "raw_path": path.encode()}
+    scope.update(query_string=b"", root_path="", scheme="http", headers=[(b"host", b"127.0.0.1")])
+    comm = ApplicationCommunicator(application, scope)
+    await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await comm.receive_output(timeout=30)
+    body, more = b"", True
+    while more:
+        message = await comm.receive_output(timeout=30)
+        body, more = body + message.get("body", b""), message.get("more_body", False)
+    return {"status": start["status"], "body": body}
+
+
+async def test_pages_and_static_files_go_through_the_whole_middleware_chain(alice):
+    """The pooled handler runs the middleware in Django's sync mode: a page still gets its session, CSRF
+    cookie, CSP and Permissions-Policy headers, and a static file is still served."""
+
+    async def get(path, cookie=None):
+        headers = [(b"host", b"127.0.0.1")] + ([(b"cookie", cookie.encode())] if cookie else [])
+        return await HttpCommunicator(application, "GET", path, headers=headers).get_response(timeout=30)
+
+    page = await get("/accounts/login/")
+    headers = {name.lower(): value for name, value in page["headers"]}
+    assert page["status"] == 200 and b"<form" in page["body"]
+    assert b"script-src 'self'" in headers[b"content-security-policy"]
+    assert b"camera=()" in headers[b"permissions-policy"]
+    assert any(name.lower() == b"set-cookie" and b"csrftoken=" in value for name, value in page["headers"])
+    css = await streamed("/static/css/site.css")  # (a file: streamed, its last message with no body)
+    assert css["status"] == 200 and b"{" in css["body"]
+    from tests.tables.test_consumers import session_cookie
+
+    signed_in = await get("/", await session_cookie(alice))
+    assert signed_in["status"] == 200 and b"alice" in signed_in["body"]
