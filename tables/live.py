@@ -13,6 +13,7 @@ one, and the seat of every player, so a socket whose person took or left a seat 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,7 +116,8 @@ def send(layer, messages: list[tuple[str, dict]]) -> None:
     if loop is None:
         async_to_sync(_send_all)(layer, messages)
     else:
-        loop.call_soon_threadsafe(_start_sending, loop, layer, messages)
+        # In a context of its own: the request's (its thread-sensitive context among it) ends before this.
+        loop.call_soon_threadsafe(_start_sending, loop, layer, messages, context=contextvars.Context())
 
 
 _sending: set[asyncio.Task] = set()  # the sendings under way (the loop keeps only weak references to tasks)
