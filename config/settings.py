@@ -1,7 +1,7 @@
 """Settings, from the environment (defaults: a development site on SQLite and the in-memory channel layer).
 
 DJANGO_DEBUG, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS, DATABASE_URL (DATABASE_POOL_MAX, DATABASE_POOL_MIN,
-DATABASE_POOL_TIMEOUT), REDIS_URL, DJANGO_STATIC_ROOT, DJANGO_EMAIL_BACKEND, DJANGO_DEFAULT_FROM_EMAIL,
+DATABASE_POOL_TIMEOUT), SYNC_THREADS, REDIS_URL, DJANGO_STATIC_ROOT, DJANGO_EMAIL_BACKEND, DJANGO_DEFAULT_FROM_EMAIL,
 SITE_URL, BOT_DELAY.
 """
 
@@ -91,8 +91,10 @@ TEMPLATES = [
 
 # Database: SQLite unless DATABASE_URL. SQLite, however reached, runs in WAL mode with IMMEDIATE transactions
 # (a move's lock is taken at BEGIN, so racing writers wait their turn instead of failing "database is
-# locked"). PostgreSQL goes through psycopg's connection pool, at most DATABASE_POOL_MAX connections per
-# process (CONN_MAX_AGE stays 0: under ASGI a persistent connection per request thread exhausted the server).
+# locked"), and its connections persist: requests run on SYNC_THREADS long-lived threads
+# (config.handlers), each keeping its connection. PostgreSQL goes through psycopg's connection pool, at most
+# DATABASE_POOL_MAX connections per process (CONN_MAX_AGE stays 0: Django refuses a pool with persistent
+# connections; a request borrows one and gives it back).
 SQLITE_OPTIONS = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
@@ -111,6 +113,7 @@ def database_settings(url: str) -> dict:
         }
     if db["ENGINE"] == "django.db.backends.sqlite3":
         db["OPTIONS"] = {**db.get("OPTIONS", {}), **SQLITE_OPTIONS}
+        db["CONN_MAX_AGE"] = None  # one connection per long-lived thread, kept
     elif db["ENGINE"] == "django.db.backends.postgresql":
         db["CONN_MAX_AGE"] = 0  # the pool keeps the connections
         db["CONN_HEALTH_CHECKS"] = True  # the pool checks a connection before lending it
@@ -127,6 +130,11 @@ def database_settings(url: str) -> dict:
 
 
 DATABASES = {"default": database_settings(env("DATABASE_URL"))}
+# The threads that run the requests' synchronous code (middleware, views), each request on one of them
+# (config.handlers.PooledASGIHandler). SQLite takes one writer at a time: one thread, on which requests
+# queue in order. PostgreSQL serves requests side by side: a few threads, each borrowing a pool connection.
+_sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+SYNC_THREADS = max(1, int(env("SYNC_THREADS", "1" if _sqlite else "4")))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channels and cache: in memory unless REDIS_URL.
@@ -140,7 +148,9 @@ if REDIS_URL:
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "config.layers.InMemoryChannelLayer"}
+    }  # (its sweep, once a second)
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [

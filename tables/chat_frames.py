@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -48,7 +47,7 @@ class ChatPublication:
                     html = self.frame(language)
                     messages.append((group, {"type": "table.chat", "key": key, "html": html}))
         if messages:
-            async_to_sync(live._send_all)(layer, messages)
+            live.send(layer, messages)
 
 
 def panel_frame(table, seats, user, language: str) -> str:

@@ -8,6 +8,7 @@ or leaves a seat.
 
 from __future__ import annotations
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -58,7 +59,20 @@ def seat_key(table_id: int, user_id: int | None) -> str:
     return live.viewer_key(index)
 
 
-class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
+class NoConnectionCheckPerMessage:
+    """Channels closes stale database connections before every message a consumer handles, a trip to a
+    worker thread each time: for every socket, for every frame it forwards. These consumers reach the
+    database only through ``database_sync_to_async``, which does that check itself, so a forwarded frame
+    stays on the event loop. List it before the consumer's base."""
+
+    async def dispatch(self, message):
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            return await super().dispatch(message)  # Channels' error for a message nobody handles
+        await handler(message)
+
+
+class TableConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
     group: str | None = None
     key: str | None = None
 
@@ -131,7 +145,7 @@ class TableConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
             await self.send(text_data=event["html"])
 
 
-class NotificationConsumer(SessionBoundSocket, AsyncWebsocketConsumer):
+class NotificationConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
     """The "Your turn" badge on every page, for a signed-in player."""
 
     async def connect(self):

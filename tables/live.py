@@ -13,6 +13,8 @@ one, and the seat of every player, so a socket whose person took or left a seat 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +22,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from accounts.preferences import chosen_language
+from config.handlers import serving_loop
 from tables import selectors
+
+logger = logging.getLogger(__name__)
 
 WATCH = "watch"
 
@@ -62,6 +67,7 @@ class Publication:
     table: Any  # tables.models.Table, as saved by the change
     seats: list | None = None  # the seats as saved (None: read them again after commit)
     state: Any = None  # the engine's state after the change, if at hand (saves loading the snapshot)
+    log: tuple | None = None  # the log's (moves, events) after the change, if at hand (saves reading them)
     frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
     _snapshot: Any = None
 
@@ -69,7 +75,7 @@ class Publication:
         from tables.rendering import Snapshot
 
         if self._snapshot is None:
-            self._snapshot = Snapshot.read(self.table, seats=self.seats, state=self.state)
+            self._snapshot = Snapshot.read(self.table, seats=self.seats, state=self.state, log=self.log)
         return self._snapshot
 
     def run(self) -> None:
@@ -90,7 +96,8 @@ class Publication:
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
                 messages.append((group, {"type": "table.frame", **message}))
         if messages:
-            async_to_sync(_send_all)(layer, messages)
+            send(layer, messages)
+            snapshot.keep_log()
 
     def frame_for(self, user, lang: str) -> str:
         """The frame this change sent to ``user``'s seat in ``lang``, or one rendered now (nobody listens there)."""
@@ -99,6 +106,33 @@ class Publication:
         if key not in self.frames:
             self.frames[key] = snapshot.frame(user, lang)
         return self.frames[key]
+
+
+def send(layer, messages: list[tuple[str, dict]]) -> None:
+    """Send each (group, message). On a thread serving a request (config.handlers) the sending is handed to
+    the request's event loop and the thread goes on to its next request at once; elsewhere (the worker,
+    a test calling a service) it is done before this returns."""
+    loop = serving_loop()
+    if loop is None:
+        async_to_sync(_send_all)(layer, messages)
+    else:
+        # In a context of its own: the request's (its thread-sensitive context among it) ends before this.
+        loop.call_soon_threadsafe(_start_sending, loop, layer, messages, context=contextvars.Context())
+
+
+_sending: set[asyncio.Task] = set()  # the sendings under way (the loop keeps only weak references to tasks)
+
+
+def _start_sending(loop, layer, messages) -> None:
+    task = loop.create_task(_send_all(layer, messages))
+    _sending.add(task)
+    task.add_done_callback(_sent)
+
+
+def _sent(task: asyncio.Task) -> None:
+    _sending.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.error("Sending frames failed", exc_info=task.exception())
 
 
 async def _send_all(layer, messages) -> None:

@@ -10,9 +10,12 @@ once per change and sends it to the sockets of that viewer in that language. Wha
 
 from __future__ import annotations
 
+import json
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -20,6 +23,7 @@ from accounts import decks
 from rules.core import narrate
 from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
+from tables.templatetags.table_tags import SHARED_PARTS
 
 _OWN_CHAIR: Any = object()  # ``Snapshot.context``'s default viewer: the user's own seat, if any
 
@@ -38,20 +42,26 @@ class Snapshot:
     events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
+    _log_read: bool = False  # the log's moves were read here (not given)
+    _parts: dict = field(default_factory=dict)  # the parts every viewer sees alike ({% shared %}), rendered
 
     @classmethod
-    def read(cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None) -> Snapshot:
-        """Read what is not given: the seats and the state (from the snapshot column); the log's moves
-        are read when a frame is first drawn (a change nobody watches costs no query for them)."""
+    def read(
+        cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None, log: tuple | None = None
+    ) -> Snapshot:
+        """Read what is not given: the seats and the state (from the snapshot column); the log's moves and
+        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query)."""
         if seats is None:
             seats = selectors.read_seats(table)
         if state is None:
             state = selectors.load_state(table)
-        return cls(table=table, seats=seats, state=state)
+        moves, events = log or (None, None)
+        return cls(table=table, seats=seats, state=state, moves=moves, events=events)
 
     def log_moves(self) -> list[Move]:
         if self.moves is None:
             self.moves = selectors.log_moves(self.table)
+            self._log_read = True
         return self.moves
 
     def log_events(self) -> list[TableEvent]:
@@ -66,6 +76,15 @@ class Snapshot:
             show = selectors.shows_the_start(self.table, self.log_moves())
             self._setup_events = selectors.setup_events(self.table) if show else []
         return self._setup_events
+
+    def keep_log(self) -> None:
+        """Keep the log this snapshot read (after a change committed) for the table's next move, if the
+        table is still at the snapshot's revision after the reads: then no change came in between."""
+        table = self.table
+        if not self._log_read or self.events is None or table.status != Table.PLAYING:
+            return  # (a log extended from the previous move's is kept as the move commits: log_after)
+        if log_now(table) is None and Table.objects.filter(pk=table.pk, revision=table.revision).exists():
+            _keep(table.pk, table.revision, self.moves, self.events)
 
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
@@ -138,6 +157,7 @@ class Snapshot:
         with translation.override(lang):
             ctx = self.context(user, lang)
             ctx["oob"] = True
+            ctx[SHARED_PARTS] = self._parts
             status = render_to_string("tables/table.html#status", ctx)
             board = render_to_string("tables/table.html#board", ctx)
             return status + board + self._log(ctx)
@@ -149,6 +169,48 @@ class Snapshot:
         if key not in self._logs:
             self._logs[key] = render_to_string("tables/table.html#log", ctx)
         return self._logs[key]
+
+
+# --- The log of each table being played, kept from one move to the next ------------------------------
+
+# {table id: (revision, the log's moves, its seat events)} as they stood at that revision, for the last
+# tables played at in this process. A move extends its table's entry into the next revision's
+# (``log_after``) instead of reading the log again; every other change bumps the revision without
+# touching the entry, so that entry is not used again. An entry is the log read under the table's lock,
+# extended from one, or read after a commit and found to be still the table's (``Snapshot.keep_log``).
+_kept_logs: dict[int, tuple[int, list[Move], list[TableEvent]]] = {}
+_kept_lock = threading.Lock()
+KEPT_LOGS = 4096
+
+
+def log_now(table: Table) -> tuple[list[Move], list[TableEvent]] | None:
+    """The log's moves and seat events at ``table.revision``, if this process kept them (else None)."""
+    kept = _kept_logs.get(table.pk)
+    if kept is not None and kept[0] == table.revision:
+        return kept[1], kept[2]
+    return None
+
+
+def log_after(table: Table, before, move: Move):
+    """The log once ``move`` (just saved, under the table's lock) is added to ``before``, the kept log one
+    revision earlier; kept in turn once the move commits. None when there is no ``before``, or when the
+    game is over (a finished game's log shows every move: it is read then)."""
+    if before is None or table.status != Table.PLAYING:
+        return None
+    move.events = json.loads(json.dumps(move.events))  # as it reads back from its JSON column
+    moves = [*before[0], move][-selectors.RECENT_MOVES :]
+    events = [e for e in before[1] if e.position >= moves[0].seq]
+    revision = table.revision
+    transaction.on_commit(lambda: _keep(table.pk, revision, moves, events))
+    return moves, events
+
+
+def _keep(table_id: int, revision: int, moves: list[Move], events: list[TableEvent]) -> None:
+    with _kept_lock:
+        _kept_logs.pop(table_id, None)
+        _kept_logs[table_id] = (revision, moves, events)
+        while len(_kept_logs) > KEPT_LOGS:
+            _kept_logs.pop(next(iter(_kept_logs)))
 
 
 def table_context(table: Table, user, *, seats: list[Seat] | None = None) -> dict:

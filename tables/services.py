@@ -22,7 +22,7 @@ from accounts import decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import history, social
+from tables import history, rendering, social
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
 from tables.selectors import seat_of
@@ -366,7 +366,8 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise BadRequest(in_words(exc)) from None
-        Move.objects.create(
+        log_before = rendering.log_now(table)
+        row = Move.objects.create(
             table=table,
             seq=table.seq,
             seat=seat,
@@ -377,6 +378,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         table.seq += 1
         table.state = engine.dump(after)
         publication = _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
+        publication.log = rendering.log_after(table, log_before, row)
         return MoveResult(seq=table.seq, table=table, publication=publication)
 
 

@@ -28,12 +28,16 @@ def shell(env: dict, script: str, marker: str) -> str:
 
 
 def settings_in(**environ) -> dict:
-    """config.settings as a fresh process builds it from this environment."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **environ}
-    code = "import json; from config import settings as s; print(json.dumps(s.DATABASES, default=str))"
+    """config.settings' database as a fresh process builds it from this environment (and SYNC_THREADS)."""
+    env = {k: v for k, v in os.environ.items() if k != "SYNC_THREADS"}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", **environ)
+    code = (
+        "import json; from config import settings as s; "
+        "print(json.dumps({**s.DATABASES['default'], 'SYNC_THREADS': s.SYNC_THREADS}, default=str))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)["default"]
+    return json.loads(out.stdout)
 
 
 def test_sqlite_named_by_database_url_gets_the_same_options_as_the_default(tmp_path):
@@ -45,6 +49,9 @@ def test_sqlite_named_by_database_url_gets_the_same_options_as_the_default(tmp_p
     assert by_url["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in by_url["OPTIONS"]["init_command"]
     assert by_url["OPTIONS"]["timeout"] >= 20
+    # One long-lived thread serves the requests (config.handlers) and keeps its connection.
+    assert by_url["SYNC_THREADS"] == default["SYNC_THREADS"] == 1
+    assert by_url["CONN_MAX_AGE"] is default["CONN_MAX_AGE"] is None
 
 
 def test_postgresql_goes_through_a_bounded_pool():
@@ -55,6 +62,9 @@ def test_postgresql_goes_through_a_bounded_pool():
     assert db["OPTIONS"]["pool"]["max_size"] == 7
     assert db["OPTIONS"]["pool"]["timeout"] > 0
     assert settings_in(DATABASE_URL="postgres://u@db:5432/cards")["OPTIONS"]["pool"]["max_size"] == 10
+    # Requests side by side on a few long-lived threads, each borrowing a pooled connection.
+    assert db["SYNC_THREADS"] == 4
+    assert settings_in(DATABASE_URL="postgres://u@db:5432/cards", SYNC_THREADS="2")["SYNC_THREADS"] == 2
 
 
 RACE = """

@@ -5,7 +5,7 @@ from functools import lru_cache
 from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
@@ -25,7 +25,7 @@ def move_attrs(context, move):
     vals = json.dumps({"move": data, "seq": table.seq}, separators=(",", ":"))
     attrs = format_html(
         'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
-        reverse("tables:move", args=[table.pk]),
+        _move_url(get_script_prefix(), table.pk),
         vals,
         data,
     )
@@ -35,6 +35,12 @@ def move_attrs(context, move):
     if context.get("takeback_seq") is not None and move.get("type") not in allowed:
         attrs += format_html(' hx-confirm="{}"', gettext("This move cannot be taken back. Play it?"))
     return attrs
+
+
+@lru_cache(maxsize=4096)
+def _move_url(script_prefix, table_id):
+    """The table's move URL, reversed once per table (and script prefix) rather than once per legal move."""
+    return reverse("tables:move", args=[table_id])
 
 
 @register.filter
@@ -72,6 +78,17 @@ def of_type(moves, kind):
 def values_of(moves, key):
     """The set of move[key] over moves, e.g. the playable cards: legal_moves|of_type:"play"|values_of:"card"."""
     return {m.get(key) for m in moves or [] if key in m}
+
+
+@register.filter
+def grouped_by(moves, key):
+    """{move[key]: [the moves with that value, in order]}, e.g. each card's moves: legal_moves|grouped_by:"card"
+    (one look-up per card of a hand instead of a pass over all the moves)."""
+    groups = {}
+    for m in moves or []:
+        if key in m:
+            groups.setdefault(m[key], []).append(m)
+    return groups
 
 
 @register.filter
@@ -139,6 +156,38 @@ def squeeze(parser, token):
     nodelist = parser.parse(("endsqueeze",))
     parser.delete_first_token()
     return SqueezeNode(nodelist)
+
+
+class SharedNode(template.Node):
+    def __init__(self, name, values, nodelist):
+        self.name, self.values, self.nodelist = name, values, nodelist
+
+    def render(self, context):
+        parts = context.get(SHARED_PARTS)
+        if parts is None:
+            return self.nodelist.render(context)
+        key = (self.name.resolve(context), get_language(), *(v.resolve(context) for v in self.values))
+        if key not in parts:
+            parts[key] = self.nodelist.render(context)
+        return parts[key]
+
+
+SHARED_PARTS = "shared_parts"  # the context's dict of rendered parts, kept by tables.rendering.Snapshot
+
+
+@register.tag
+def shared(parser, token):
+    """{% shared "name" value… %}…{% endshared %}: a part of a frame that every viewer of a change sees alike,
+    rendered once per change, language and values instead of once per viewer (``tables.rendering.Snapshot``
+    keeps the parts; elsewhere, as on a page, it renders as usual). What it holds must read nothing that is
+    one viewer's own (``viewer``, ``my_turn``, ``legal_moves``, a hand): a test renders every viewer's
+    frame with and without the sharing and compares them."""
+    bits = token.split_contents()
+    if len(bits) < 2:
+        raise template.TemplateSyntaxError("{% shared %} needs a name.")
+    nodelist = parser.parse(("endshared",))
+    parser.delete_first_token()
+    return SharedNode(parser.compile_filter(bits[1]), [parser.compile_filter(b) for b in bits[2:]], nodelist)
 
 
 @register.simple_tag

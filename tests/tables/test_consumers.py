@@ -147,3 +147,40 @@ async def test_the_notification_socket_pushes_the_your_turn_badge(alice, bob):
     badge = await comm.receive_from(timeout=20)
     assert 'id="your-turn-badge"' in badge and 'data-count="1"' in badge
     await comm.disconnect()
+
+
+async def test_forwarding_a_frame_sends_no_socket_to_a_thread(alice, bob, monkeypatch):
+    """Channels would close stale database connections before each message a consumer handles, a trip to a
+    worker thread per socket per frame; these consumers reach the database only through
+    database_sync_to_async (which does it), so forwarding a frame stays on the event loop."""
+    import channels.consumer
+
+    from tables import consumers
+
+    table = await setup_game(alice, bob)
+    trips = []
+
+    async def counted():
+        trips.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    comm, ok = await connect(table.pk, await session_cookie(alice))
+    assert ok
+    await comm.receive_from(timeout=20)
+    badge = WebsocketCommunicator(
+        application,
+        "/ws/notifications/",
+        headers=[
+            (b"origin", b"http://127.0.0.1:8000"),
+            (b"host", b"127.0.0.1:8000"),
+            (b"cookie", (await session_cookie(bob)).encode()),
+        ],
+    )
+    assert (await badge.connect())[0]
+    await badge.receive_from(timeout=20)
+    await play_first_legal(table.pk, [alice, bob])
+    assert 'data-seq="1"' in await comm.receive_from(timeout=20)
+    assert trips == []
+    assert consumers.TableConsumer.dispatch is consumers.NoConnectionCheckPerMessage.dispatch
+    await comm.disconnect()
+    await badge.disconnect()
