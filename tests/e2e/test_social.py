@@ -33,7 +33,9 @@ def test_chat_invite_and_concession_told_live(server, new_page):
     alice.click("form.invite-form button")
     has_text(alice, ".invite-panel", f"{c_name} is invited")
     carol.wait_for_function("() => document.getElementById('your-turn-badge').dataset.count === '1'")
-    assert carol.locator("#toast").text_content() == "You are invited to a table: see Your turn."  # not "your turn"
+    assert (
+        carol.locator("#toast").text_content() == "You are invited to a table: see Your turn."
+    )  # not "your turn"
     carol.goto(f"{server.url}/your-turn/")
     assert carol.locator(f".invitation >> text=invited by {a_name}").count() == 1
     shot(carol, "social-01-invitation")
