@@ -263,7 +263,9 @@ alice, bob = User.objects.get(username="alice"), User.objects.get(username="bob"
 table = services.create_table(alice, "cosmic_crowns", 2, move_time=600)
 services.join_table(table.pk, bob)
 table = services.start_table(table.pk, alice)
-late = table.deadline + timedelta(seconds=1)
+# Just past the deadline: once the first timeout commits, the cluster's worker may play the bot's move at once,
+# and the next seat's deadline (that move's time + move_time) must then still lie ahead of this clock.
+late = table.deadline + timedelta(milliseconds=1)
 barrier = threading.Barrier(4)
 results = []
 def race():
