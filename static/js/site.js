@@ -162,24 +162,21 @@
   }
   scrollChat();
   document.body.addEventListener("htmx:oobAfterSwap", scrollChat);
-  // A spectator hides a table's chat in this browser (a player mutes it on their seat, on the server).
-  function chatHidden(id) { try { return localStorage.getItem("chat-hidden-" + id) === "1"; } catch (e) { return false; } }
-  function showChatChoice() {
-    document.querySelectorAll("[data-chat-hide]").forEach(function (btn) {
-      const hidden = chatHidden(btn.dataset.chatHide);
-      btn.closest(".chat-panel").classList.toggle("hidden-chat", hidden);
-      btn.setAttribute("aria-pressed", String(hidden));
-      btn.textContent = hidden ? btn.dataset.show : btn.dataset.hide;
-    });
+  // A spectator hides a table's chat in this browser (a player mutes it on their seat, on the server). The
+  // choice is a class on the body, which frames never replace (a swapped-in panel would lose one of its own).
+  function chatKey() {
+    const btn = document.querySelector("[data-chat-hide]");
+    return btn ? "chat-hidden-" + btn.dataset.chatHide : null;
   }
+  function chatHidden(key) { try { return localStorage.getItem(key) === "1"; } catch (e) { return false; } }
   document.addEventListener("click", function (evt) {
     const btn = evt.target.closest && evt.target.closest("[data-chat-hide]");
     if (!btn) return;
-    try { localStorage.setItem("chat-hidden-" + btn.dataset.chatHide, chatHidden(btn.dataset.chatHide) ? "0" : "1"); } catch (e) { /* private mode: no memory */ }
-    showChatChoice();
+    const hidden = !document.body.classList.contains("chat-hidden");
+    document.body.classList.toggle("chat-hidden", hidden);
+    try { localStorage.setItem(chatKey(), hidden ? "1" : "0"); } catch (e) { /* private mode: no memory */ }
   });
-  showChatChoice();
-  document.addEventListener("cardclub:swapped", showChatChoice);
+  if (chatKey() && chatHidden(chatKey())) document.body.classList.add("chat-hidden");
 
   // A region that scrolls (a hand on a phone, the recruitment zones) is reachable with the keyboard: when none
   // of its contents takes the focus, it takes it itself (tabindex 0), so the arrow keys can scroll it.

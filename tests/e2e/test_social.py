@@ -66,9 +66,9 @@ def test_chat_invite_and_concession_told_live(server, new_page):
     assert not carol.locator(".chat-log").is_visible()
     bob.click("button[data-phrase=thanks]")
     carol.reload()
-    carol.wait_for_selector(".chat-panel.hidden-chat")
+    carol.wait_for_selector("button[data-chat-hide] >> text=Show the chat")
+    carol.wait_for_timeout(300)  # (the socket's first frame swaps the panel in again meanwhile)
     assert not carol.locator(".chat-log").is_visible()
-    assert carol.locator("button[data-chat-hide]").get_attribute("aria-pressed") == "true"
     carol.click("button[data-chat-hide]")
     has_text(carol, ".chat-line .chat-text", "Thanks")
 
