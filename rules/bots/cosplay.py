@@ -15,7 +15,10 @@ import random
 
 from rules.bots.search import flat_monte_carlo
 from rules.cosplay import GAME
+from rules.cosplay import effects as fx
 from rules.cosplay.cards import CARDS
+from rules.cosplay.moves import PLACEABLE, PREPARATION, fits
+from rules.cosplay.payments import canonical_payment, cost_mods, payment_rows
 from rules.cosplay.sampling import determinize
 from rules.cosplay.scoring import score
 
@@ -29,6 +32,11 @@ ROLLOUT_MOVES = 60
 def _value(code: str) -> float:
     card = CARDS[code]
     return sum(card["points"].values()) + 0.25 * sum(card["cost"].values())
+
+
+# worked out once per card for the rollouts: casual play's value of a card, its printed cost in points
+VALUE = {code: _value(code) for code in CARDS}
+TOTAL = {code: sum(card["cost"].values()) for code, card in CARDS.items()}
 
 
 def casual_from(
@@ -63,10 +71,62 @@ def casual(view: dict, moves: list[dict], rng: random.Random, seat: int) -> dict
     return casual_from(view["zones"], piles, view["hand"], seat, view["scores"], moves)
 
 
-def rollout_policy(state: dict, seat: int, moves: list[dict], rng: random.Random) -> dict:
-    piles = [p["card"] for p in state["objectives"]]
-    scores = [score(state, s) for s in range(state["players"])]
-    return casual_from(state["zones"], piles, state["seats"][seat]["hand"], seat, scores, moves)
+def rollout_move(state: dict, seat: int, rng: random.Random) -> dict:
+    """Casual play's move (``casual_from`` over ``candidate_moves``, reading the full state) found
+    from the state alone: the same move, without listing every legal move and pricing every card;
+    only the cards casual play would take, best first, are priced, until one is payable. A test
+    holds the two equal."""
+    pending = state["pending"]
+    if pending is not None:
+        if pending["kind"] == "drama":
+            scores = [score(state, s) for s in range(state["players"])]
+            target = max((s for s in range(state["players"]) if s != seat), key=lambda s: (scores[s], -s))
+            return {"type": "target", "seat": target}
+        if pending["kind"] == "trash":
+            for where, code in fx.trash_options(state, seat):
+                if CARDS[code]["kind"] == "drama":
+                    return {"type": "trash", "card": code, "from": where}
+            return {"type": "trash", "card": None}
+        return {"type": "clear", "zone": None}
+    me = state["seats"][seat]
+    if state["phase"] == PREPARATION:
+        for code in sorted(set(me["hand"])):
+            if CARDS[code]["kind"] in PLACEABLE and code not in state["tp"]["drawn"]:
+                return {"type": "place", "card": code}
+    rows, mods = payment_rows(state, seat), cost_mods(state)
+    # No payment can cover more points than all the payers give: a card dearer than that, even
+    # after every bonus point, discount and lowered cost of the turn, is not priced at all.
+    tp = state["tp"]
+    reach = sum(rows[1]) + sum(tp["bonus"].values()) + sum(tp["discount"].values())
+    reach += sum(-delta for _w, _r, delta in mods if delta < 0)
+    piles = sorted(
+        (i for i, p in enumerate(state["objectives"]) if p["card"]),
+        key=lambda i: -CARDS[state["objectives"][i]["card"]]["vp"],
+    )
+    for i in piles:
+        code = state["objectives"][i]["card"]
+        if TOTAL[code] > reach:
+            continue
+        pay = canonical_payment(state, seat, "objective", CARDS[code]["cost"], rows=rows, mods=mods)
+        if pay is not None:
+            return {"type": "objective", "pile": i, "pay": pay}
+    zones = sorted(
+        (z for z, code in enumerate(state["zones"]) if code), key=lambda z: -VALUE[state["zones"][z]]
+    )
+    for z in zones:
+        code = state["zones"][z]
+        if TOTAL[code] > reach:
+            continue
+        pay = canonical_payment(state, seat, CARDS[code]["kind"], CARDS[code]["cost"], rows=rows, mods=mods)
+        if pay is not None:
+            return {"type": "recruit", "zone": z + 1, "pay": pay}
+    up_chars = [e["card"] for e in me["assist"] if e["up"] and CARDS[e["card"]]["kind"] == "character"]
+    for entry in me["assist"]:
+        if entry["up"] and CARDS[entry["card"]]["kind"] == "equipment":
+            for char in up_chars:
+                if fits(state, seat, entry["card"], char):
+                    return {"type": "attach", "card": entry["card"], "to": char}
+    return {"type": "end_turn"}
 
 
 # --- strong ----------------------------------------------------------------------------------
@@ -106,5 +166,5 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
 
     dets = [determinize(view, rng, seat) for _ in range(samples or SAMPLES)]
     return flat_monte_carlo(
-        GAME, seat, moves, dets, rng, evaluate, policy=rollout_policy, stop=stop, max_moves=ROLLOUT_MOVES
+        GAME, seat, moves, dets, rng, evaluate, stop=stop, max_moves=ROLLOUT_MOVES, state_policy=rollout_move
     )
