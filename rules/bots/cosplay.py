@@ -39,12 +39,34 @@ VALUE = {code: _value(code) for code in CARDS}
 TOTAL = {code: sum(card["cost"].values()) for code, card in CARDS.items()}
 
 
+def after(seat: int, other: int, players: int) -> int:
+    """How many turns after ``seat``'s ``other`` plays (1: next). Choices between seats break ties
+    by it, the same for every seat: breaking them by seat number sent every tied Drama to seat 0."""
+    return (other - seat) % players
+
+
+def in_turn_order(moves: list[dict], seat: int, players: int) -> list[dict]:
+    """``moves`` with those that name another seat (Drama, its victim, poaching) put in turn order
+    from ``seat``'s next player, each kind of move keeping its places in the list."""
+    places = [i for i, m in enumerate(moves) if "seat" in m]
+    first: dict[str, int] = {}
+    for i in places:
+        first.setdefault(moves[i]["type"], i)
+    named = sorted(
+        (moves[i] for i in places), key=lambda m: (first[m["type"]], after(seat, m["seat"], players))
+    )
+    out = list(moves)
+    for i, m in zip(places, named, strict=True):
+        out[i] = m
+    return out
+
+
 def casual_from(
     zones: list, piles: list, hand: list[str], seat: int, scores: list[int], moves: list[dict]
 ) -> dict:
     kind = moves[0]["type"]
     if kind == "target":
-        return max(moves, key=lambda m: (scores[m["seat"]], -m["seat"]))
+        return max(moves, key=lambda m: (scores[m["seat"]], -after(seat, m["seat"], len(scores))))
     if kind == "trash":
         dramas = [m for m in moves if m["card"] and CARDS[m["card"]]["kind"] == "drama"]
         return dramas[0] if dramas else moves[0]
@@ -80,7 +102,8 @@ def rollout_move(state: dict, seat: int, rng: random.Random) -> dict:
     if pending is not None:
         if pending["kind"] == "drama":
             scores = [score(state, s) for s in range(state["players"])]
-            target = max((s for s in range(state["players"]) if s != seat), key=lambda s: (scores[s], -s))
+            n = state["players"]
+            target = max((s for s in range(n) if s != seat), key=lambda s: (scores[s], -after(seat, s, n)))
             return {"type": "target", "seat": target}
         if pending["kind"] == "trash":
             for where, code in fx.trash_options(state, seat):
@@ -165,6 +188,15 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
         return state["turn"] >= horizon
 
     dets = [determinize(view, rng, seat) for _ in range(samples or SAMPLES)]
+    # ties between candidates go to the earlier one: seats in turn order, not by number
     return flat_monte_carlo(
-        GAME, seat, moves, dets, rng, evaluate, stop=stop, max_moves=ROLLOUT_MOVES, state_policy=rollout_move
+        GAME,
+        seat,
+        in_turn_order(moves, seat, n),
+        dets,
+        rng,
+        evaluate,
+        stop=stop,
+        max_moves=ROLLOUT_MOVES,
+        state_policy=rollout_move,
     )
