@@ -30,22 +30,33 @@ def step(game, state: State, seat: int, move: Move) -> None:
     game.apply_in_place(state, seat, move)
 
 
+Policy = Callable[[State, int, list[Move], random.Random], Move]
+# A policy that finds its move from the state alone, without the list of legal moves (cheaper where
+# listing every move costs more than finding the one the policy wants).
+StatePolicy = Callable[[State, int, random.Random], Move]
+
+
 def rollout(
     game,
     state: State,
-    policy: Callable[[State, int, list[Move], random.Random], Move],
+    policy: Policy | None,
     rng: random.Random,
     stop: Callable[[State], bool],
     max_moves: int,
+    state_policy: StatePolicy | None = None,
 ) -> None:
-    """Play ``policy`` for every seat, in place, until ``stop(state)``, the end, or ``max_moves``."""
+    """Play ``policy`` (or ``state_policy``) for every seat, in place, until ``stop(state)``, the end,
+    or ``max_moves``."""
     for _ in range(max_moves):
         if game.is_over(state) or stop(state):
             return
         seats = game.to_act(state)
         seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-        moves = game.legal_moves(state, seat)
-        step(game, state, seat, policy(state, seat, moves, rng))
+        if state_policy is not None:
+            move = state_policy(state, seat, rng)
+        else:
+            move = policy(state, seat, game.legal_moves(state, seat), rng)
+        step(game, state, seat, move)
 
 
 def flat_monte_carlo(
@@ -55,23 +66,34 @@ def flat_monte_carlo(
     samples: list[State],
     rng: random.Random,
     evaluate: Callable[[State, int], float],
-    policy: Callable[[State, int, list[Move], random.Random], Move] | None = None,
+    policy: Policy | None = None,
     stop: Callable[[State], bool] | None = None,
     max_moves: int = 0,
+    state_policy: StatePolicy | None = None,
 ) -> Move:
     """The candidate with the best summed ``evaluate`` over ``samples`` (ties: the earlier candidate).
 
-    Each candidate is played on a copy of each sample, then (when ``policy`` is given) a rollout
-    of at most ``max_moves`` moves follows, with a seed shared by all candidates of that sample.
+    Each candidate is played on a copy of each sample, then (when ``policy`` or ``state_policy`` is
+    given) a rollout of at most ``max_moves`` moves follows, with a seed shared by all candidates of
+    that sample.
     """
+    playout = (policy is not None or state_policy is not None) and max_moves > 0
     totals = [0.0] * len(candidates)
     for sample in samples:
         roll_seed = rng.getrandbits(32)
         for i, move in enumerate(candidates):
             state = game.mutable_copy(sample)
             step(game, state, seat, move)
-            if policy is not None and max_moves > 0:
-                rollout(game, state, policy, random.Random(roll_seed), stop or (lambda s: False), max_moves)
+            if playout:
+                rollout(
+                    game,
+                    state,
+                    policy,
+                    random.Random(roll_seed),
+                    stop or (lambda s: False),
+                    max_moves,
+                    state_policy,
+                )
             totals[i] += evaluate(state, seat)
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     return candidates[best]

@@ -398,9 +398,11 @@ class Cosplay(core.BaseGame):
         mine_before, mine_after = before["seats"][seat], after["seats"][seat]
         if mine_before["reserve"] != mine_after["reserve"]:
             return False
-        down = {e["card"] for e in mine_before["assist"] if not e["up"]}
-        if any(e["up"] and e["card"] in down for e in mine_after["assist"]):
-            return False  # a face-down card turned up
+        # face up now and neither face up before nor placed from the hand: a card turned up (one
+        # face down before, or one recruited this very move and turned up by its Recruit ability)
+        known = {e["card"] for e in mine_before["assist"] if e["up"]} | set(mine_before["hand"])
+        if any(e["up"] and e["card"] not in known for e in mine_after["assist"]):
+            return False
         return all(before["seats"][s] == after["seats"][s] for s in range(before["players"]) if s != seat)
 
     def preview(self, state: dict, seat: int, move: dict) -> dict | None:

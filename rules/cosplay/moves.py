@@ -25,6 +25,8 @@ PREPARATION, RECRUITMENT = "preparation", "recruitment"
 # Moves that leave the preparation phase open: placing cards from hand (phase 1's own move),
 # attaching equipment in the assistance zone, and answering a choice a placed card's Support asked.
 PREPARATION_MOVES = frozenset({"place", "attach", *CHOICE_MOVE.values()})
+# The kinds of card that may be placed from the hand into the assistance zone.
+PLACEABLE = ("character", "equipment", "objective")
 
 
 def _int(value, message: str) -> int:
@@ -94,10 +96,8 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
     if kind == "place":
         code = move.get("card")
         require(isinstance(code, str) and code in me["hand"], "Place a card from your hand.")
-        if CARDS[code]["kind"] not in ("character", "equipment", "objective"):
-            raise IllegalMove(
-                "{card} cannot go into the assistance zone.", card=each_language(card_name, code)
-            )
+        if CARDS[code]["kind"] not in PLACEABLE:
+            raise IllegalMove("{card} cannot go into the assistance zone.", card=each_language(card_name, code))
         require(
             state["phase"] == PREPARATION,
             "Cards from your hand go into the assistance zone during the preparation phase only, "
@@ -227,10 +227,7 @@ def candidate_moves(state: dict, seat: int) -> list[dict]:
     in_hand = sorted(set(me["hand"]))
     if state["phase"] == PREPARATION:
         for code in in_hand:
-            if (
-                CARDS[code]["kind"] in ("character", "equipment", "objective")
-                and code not in state["tp"]["drawn"]
-            ):
+            if CARDS[code]["kind"] in PLACEABLE and code not in state["tp"]["drawn"]:
                 moves.append({"type": "place", "card": code})
     up_chars = [e["card"] for e in me["assist"] if e["up"] and CARDS[e["card"]]["kind"] == "character"]
     for entry in me["assist"]:

@@ -16,7 +16,7 @@ import random
 from collections import Counter
 
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, STARTER_DECK
-from rules.cosplay.scoring import score, score_parts
+from rules.cosplay.scoring import WORTH, score_parts
 
 REPAIR_TRIES = 200
 
@@ -180,8 +180,11 @@ def _hidden_slots(state: dict, s: int, seat: int) -> list[tuple]:
     return slots
 
 
+CLS = {code: _cls(code) for code in CARDS}
+
+
 def _fits(slot: tuple, code: str) -> bool:
-    return slot[2] is ANY or _cls(code) in slot[2]
+    return slot[2] is ANY or CLS[code] in slot[2]
 
 
 def _repair(state: dict, view: dict, seat: int, rng: random.Random) -> None:
@@ -195,12 +198,22 @@ def _repair(state: dict, view: dict, seat: int, rng: random.Random) -> None:
         outside += [(deck, i, frozenset({f"objective{level}"})) for i in range(len(deck))]
     slots = {s: _hidden_slots(state, s, seat) for s in range(n)}
     parts = view.get("score_parts")
+    # every seat's (objective points, owned cost), kept up to date through the swaps: a swap moves
+    # one card's worth from one seat to the other
+    have = {s: list(score_parts(state, s)[:2]) for s in range(n)}
+
+    def gap_at(s: int, vp: int, cost: int) -> int:
+        if parts is None:
+            return abs(vp + cost // 10 - view["scores"][s])
+        return abs(vp - parts[s]["vp"]) + abs(cost - parts[s]["cost"])
 
     def gap_of(s: int) -> int:
-        if parts is None:
-            return abs(score(state, s) - view["scores"][s])
-        vp, cost, _count = score_parts(state, s)
-        return abs(vp - parts[s]["vp"]) + abs(cost - parts[s]["cost"])
+        return gap_at(s, *have[s])
+
+    def traded(s: int, lose: str, gain: str) -> tuple[int, int]:
+        """Seat ``s``'s (objective points, owned cost) with card ``lose`` swapped for ``gain``."""
+        (vp_lose, cost_lose, _), (vp_gain, cost_gain, _) = WORTH[lose], WORTH[gain]
+        return have[s][0] - vp_lose + vp_gain, have[s][1] - cost_lose + cost_gain
 
     for s in range(n):
         mine = slots[s]
@@ -220,13 +233,14 @@ def _repair(state: dict, view: dict, seat: int, rng: random.Random) -> None:
                 cb = b[0][b[1]]
                 if ca == cb or not _fits(a, cb) or not _fits(b, ca):
                     continue
-                before = gap_of(owner) if owner is not None else 0
-                a[0][a[1]], b[0][b[1]] = cb, ca
-                after = gap_of(s)
-                harm = owner is not None and gap_of(owner) > before
-                a[0][a[1]], b[0][b[1]] = ca, cb
+                after = gap_at(s, *traded(s, ca, cb))
+                harm = owner is not None and gap_at(owner, *traded(owner, cb, ca)) > gap_of(owner)
                 if not harm and after <= gap and (best is None or after < best[0]):
-                    best = (after, b)
+                    best = (after, b, owner)
             if best is not None:
-                b = best[1]
-                a[0][a[1]], b[0][b[1]] = b[0][b[1]], ca
+                _after, b, owner = best
+                cb = b[0][b[1]]
+                have[s] = list(traded(s, ca, cb))
+                if owner is not None:
+                    have[owner] = list(traded(owner, cb, ca))
+                a[0][a[1]], b[0][b[1]] = cb, ca

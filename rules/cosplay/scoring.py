@@ -5,24 +5,36 @@ from __future__ import annotations
 from rules.cosplay.cards import CARDS
 
 
-def owned(state: dict, seat: int) -> list[str]:
-    me = state["seats"][seat]
-    out = me["hand"] + me["reserve"] + me["discard"]
-    for entry in me["assist"]:
-        out += [entry["card"], *entry["equip"]]
-    return out
+def _worth(card: dict) -> tuple[int, int, int]:
+    """What one card adds to ``score_parts``."""
+    if card["kind"] == "objective":
+        return card["vp"], 0, 1
+    if card["kind"] in ("character", "equipment"):
+        return 0, sum(card["cost"].values()), 0
+    return 0, 0, 0
+
+
+# worked out once per card: scoring runs in every simulated move of the bots
+WORTH = {code: _worth(card) for code, card in CARDS.items()}
 
 
 def score_parts(state: dict, seat: int) -> tuple[int, int, int]:
     """(objective points, recruitment cost of owned characters and equipment, objectives fulfilled)."""
+    me = state["seats"][seat]
     vp = cost = count = 0
-    for code in owned(state, seat):
-        card = CARDS[code]
-        if card["kind"] == "objective":
-            vp += card["vp"]
-            count += 1
-        elif card["kind"] in ("character", "equipment"):
-            cost += sum(card["cost"].values())
+    for pile in (me["hand"], me["reserve"], me["discard"]):
+        for code in pile:
+            v, c, n = WORTH[code]
+            vp += v
+            cost += c
+            count += n
+    for entry in me["assist"]:
+        v, c, n = WORTH[entry["card"]]
+        vp += v
+        cost += c
+        count += n
+        for code in entry["equip"]:
+            cost += WORTH[code][1]
     return vp, cost, count
 
 

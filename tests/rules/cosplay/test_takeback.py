@@ -122,3 +122,15 @@ def test_preview_never_raises(move):
     state = new(2, seed=3)
     assert GAME.preview(state, 0, move) is None
     assert GAME.preview(state, 1, {"type": "recruit", "zone": 1, "pay": []}) is None  # not their turn
+
+
+def test_no_takeback_after_a_recruit_that_turned_the_recruited_card_up():
+    state = new(2, seed=3)
+    clear_influences(state)
+    to_zone(state, 1, "c14-laser-paladin")  # B3K1, Recruit: your face-down cards turn up
+    set_hand(state, 0, ["st-badass"] * 3 + ["st-kawaii", "st-craft"])
+    assert not any(not e["up"] for e in state["seats"][0]["assist"])  # nothing face down before
+    move = {"type": "recruit", "zone": 1, "pay": ["st-badass"] * 3 + ["st-kawaii"]}
+    after = GAME.apply(state, 0, move)
+    assert {"card": "c14-laser-paladin", "up": True, "equip": []} in after["seats"][0]["assist"]
+    assert not GAME.can_take_back(state, 0, move, after)

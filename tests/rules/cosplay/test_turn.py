@@ -366,8 +366,8 @@ def test_score_counts_one_point_per_full_ten_of_recruitment_cost():
     to_assist(state, 0, "ob1-first-con")
     state["seats"][0]["discard"].append("c01-neon-ronin")
     state["library"].remove("c01-neon-ronin") if "c01-neon-ronin" in state["library"] else None
-    assert score(state, 0) == 2 + 1
-    assert GAME.view(state, None)["scores"] == [3, 0]
+    assert score(state, 0) == 1 + 1
+    assert GAME.view(state, None)["scores"] == [2, 0]
 
 
 def finish(state):
@@ -379,16 +379,17 @@ def finish(state):
 
 def test_ties_go_to_more_objectives_then_are_shared():
     state = new(2, seed=8)
-    to_assist(state, 0, "ob2-viral-tutorial")  # 4
-    to_assist(state, 1, "ob1-first-con")  # 2
-    to_assist(state, 1, "ob1-group-selfie")  # 2
+    to_assist(state, 0, "ob3-museum")  # 6
+    to_assist(state, 1, "ob2-viral-tutorial")  # 4
+    to_assist(state, 1, "ob1-first-con")  # 1
+    to_assist(state, 1, "ob1-group-selfie")  # 1
     over = finish(state)
-    assert GAME.result(over) == {"scores": [4, 4], "winners": [1]}
+    assert GAME.result(over) == {"scores": [6, 6], "winners": [1]}
     state = new(2, seed=8)
     to_assist(state, 0, "ob1-first-con")
     to_assist(state, 1, "ob1-group-selfie")
     over = finish(state)
-    assert GAME.result(over) == {"scores": [2, 2], "winners": [0, 1]}
+    assert GAME.result(over) == {"scores": [1, 1], "winners": [0, 1]}
 
 
 def test_rulebook_example_two_drama_drawn_leave_three_cards_to_play():

@@ -126,5 +126,5 @@ def test_narrate_announces_the_end():
     state["library"] = []
     end = GAME.apply(state, 0, {"type": "end_turn"})
     lines = GAME.narrate(state, 0, {"type": "end_turn"}, end, NAMES, None)
-    assert lines[-1] == "Game over (alice 0, bob 2): bob wins"
-    assert GAME.view(end, None)["result"] == {"scores": [0, 2], "winners": [1]}
+    assert lines[-1] == "Game over (alice 0, bob 1): bob wins"
+    assert GAME.view(end, None)["result"] == {"scores": [0, 1], "winners": [1]}
