@@ -97,7 +97,9 @@ def check_move(state: dict, seat: int, move: dict) -> dict:
         code = move.get("card")
         require(isinstance(code, str) and code in me["hand"], "Place a card from your hand.")
         if CARDS[code]["kind"] not in PLACEABLE:
-            raise IllegalMove("{card} cannot go into the assistance zone.", card=each_language(card_name, code))
+            raise IllegalMove(
+                "{card} cannot go into the assistance zone.", card=each_language(card_name, code)
+            )
         require(
             state["phase"] == PREPARATION,
             "Cards from your hand go into the assistance zone during the preparation phase only, "
