@@ -3,6 +3,7 @@
 import json
 import re
 
+from rules.cosplay.cards import CARDS
 from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
 
 
@@ -61,6 +62,7 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
     button = recruit.first
     suggested = json.loads(button.get_attribute("data-move"))
     zone = suggested["zone"]
+    recruited = mover.locator(f'.cp-zone[data-zone="{zone}"] > .cp-card').get_attribute("data-card")
     name = button.get_attribute("data-label").removeprefix("Recruit ")
     button.click()
     panel = mover.locator("[data-cp-panel]")
@@ -95,10 +97,18 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
     mover.click("[data-cp-pay]")
     for page in pages:
         wait_for_seq(page, seq + 1)
-    # The recruited card waits face down in the mover's assistance zone; the other player sees only a back.
-    mover.wait_for_selector(".cp-assist.mine .face-down-mine")
-    assert "arrives next turn" in mover.locator(".cp-assist.mine").inner_text()
-    assert other.locator(".cp-assist.other .cp-card.back").count() >= 1
+    # The recruited card waits face down in the mover's assistance zone, and the other player sees only a back;
+    # unless its Recruit ability ("ready": Laser Paladin) turned the zone's cards face up at once.
+    mover.wait_for_selector(f'.cp-assist.mine .cp-card[data-card="{recruited}"]')
+    ability = CARDS[recruited]["ability"]
+    if ability and ability["kind"] == "recruit" and any(e["effect"] == "ready" for e in ability["effects"]):
+        assert mover.locator(f'.cp-assist.mine .cp-card.face-down-mine[data-card="{recruited}"]').count() == 0
+        assert other.locator(f'.cp-assist.other .cp-card[data-card="{recruited}"]').count() == 1
+    else:
+        mover.wait_for_selector(f'.cp-assist.mine .face-down-mine[data-card="{recruited}"]')
+        assert "arrives next turn" in mover.locator(".cp-assist.mine").inner_text()
+        assert other.locator(".cp-assist.other .cp-card.back").count() >= 1
+        assert other.locator(f'.cp-assist.other .cp-card[data-card="{recruited}"]').count() == 0
     assert other.locator(f'.cp-zone[data-zone="{zone}"] .cp-card.empty').count() == 1
     assert "recruited" in other.locator(".cp-changes").inner_text()
     shot(alice, "cp-04-recruited-desktop")
