@@ -75,8 +75,8 @@ def _worded(template: str, fields: dict[str, Any], lang: str) -> str:
 class Refusal(Exception):
     """What the rules refuse, with a ``Text`` for the person: ``str(exc)`` in English, ``exc.words(lang)``."""
 
-    def __init__(self, message: str, /, **fields: Any):
-        self.text = message if isinstance(message, Text) and not fields else Text(message, **fields)
+    def __init__(self, template: str, /, **fields: Any):
+        self.text = Text(template, **fields)
         super().__init__(str(self.text))
 
     def words(self, lang: str) -> str:

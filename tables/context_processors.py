@@ -28,8 +28,3 @@ def waiting_for(user) -> Waiting:
 
     turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
     return Waiting(turns, open_invitations(user).count())
-
-
-def awaiting_count(user) -> int:
-    """Tables waiting for the player: their turn, or an invitation to an open table they have not joined."""
-    return waiting_for(user).count

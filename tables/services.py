@@ -73,6 +73,20 @@ def _locked_table(table_id) -> Table:
         raise NotFound(gettext("No such table.")) from None
 
 
+def _check_seq(table: Table, seq) -> None:
+    """A change of the game names the move it follows: 400 unless ``seq`` is a whole number, 409 unless the
+    table is being played and is at that move (a change that lost a race is refused, never applied twice)."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise BadRequest(gettext("seq must be a whole number."))
+    if table.status != Table.PLAYING:
+        raise Conflict(gettext("This table is not being played."))
+    if seq != table.seq:
+        raise Conflict(
+            gettext("The table has moved on (seq is %(seq)d, not %(given)d). Reload and try again.")
+            % {"seq": table.seq, "given": seq}
+        )
+
+
 def _seats(table: Table) -> list[Seat]:
     return list(
         Seat.objects.filter(table=table)
@@ -348,15 +362,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             raise Forbidden(gettext("A bot is playing your seat: reclaim it first."))
         if not isinstance(move, dict):
             raise BadRequest(gettext("The move must be an object."))
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise BadRequest(gettext("seq must be a whole number."))
-        if table.status != Table.PLAYING:
-            raise Conflict(gettext("This table is not being played."))
-        if seq != table.seq:
-            raise Conflict(
-                gettext("The table has moved on (seq is %(seq)d, not %(given)d). Reload and try again.")
-                % {"seq": table.seq, "given": seq}
-            )
+        _check_seq(table, seq)
         engine = table.engine
         state = engine.load(table.state)
         awaited = engine.to_act(state)
@@ -745,15 +751,7 @@ def take_back(table_id, user, seq) -> MoveResult:
         seat = seat_of(seats, user)
         if seat is None:
             raise Forbidden(gettext("You have no seat at this table."))
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise BadRequest(gettext("seq must be a whole number."))
-        if table.status != Table.PLAYING:
-            raise Conflict(gettext("This table is not being played."))
-        if seq != table.seq:
-            raise Conflict(
-                gettext("The table has moved on (seq is %(seq)d, not %(given)d). Reload and try again.")
-                % {"seq": table.seq, "given": seq}
-            )
+        _check_seq(table, seq)
         if seats[seat].is_bot:
             raise Forbidden(gettext("A bot is playing your seat: reclaim it first."))
         moves = list(Move.objects.filter(table=table).defer("events").order_by("seq"))

@@ -116,3 +116,14 @@ def _fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """A request leaves its language active in the thread (LocaleMiddleware activates, nothing deactivates), so
+    a test that asked for French would make the next test's messages French: every test starts in the default."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -25,24 +25,25 @@
     document.addEventListener(name, doneMoving);
   });
   document.body.addEventListener("htmx:oobAfterSwap", function (evt) {
-    const t = evt.detail.target;
+    // detail.target is the element the swap aimed at: for a whole-element swap it has just been replaced and is
+    // out of the page, so every handler gets the element now in its place (same id), with the new content.
+    const aimed = evt.detail.target;
+    const t = aimed && aimed.id && !aimed.isConnected ? document.getElementById(aimed.id) || aimed : aimed;
     if (t && t.classList && t.classList.contains("move-error")) {
       t.classList.toggle("empty", !t.textContent.trim());
     }
     // The badge counts turns and invitations; a toast says which of them is new, once. On a table page the
-    // board says whose turn it is, so only an invitation is told there. (detail.target is the element the
-    // swap replaced; the event itself fires on the new one.)
-    const badge = evt.target;
-    if (badge && badge.id === "your-turn-badge") {
-      const invited = parseInt(badge.dataset.invitations || "0", 10);
-      const turns = parseInt(badge.dataset.count || "0", 10) - invited;
+    // board says whose turn it is, so only an invitation is told there.
+    if (t && t.id === "your-turn-badge") {
+      const invited = parseInt(t.dataset.invitations || "0", 10);
+      const turns = parseInt(t.dataset.count || "0", 10) - invited;
       const words = document.getElementById("toast").dataset;  // (in the page's language)
       if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
         toast(words.invited);
       } else if (turns > parseInt(document.body.dataset.yourTurn || "0", 10) && !document.querySelector(".table-page")) {
         toast(turns === 1 ? words.one : words.many.replace("{n}", turns));
       }
-      rememberBadge(badge);
+      rememberBadge(t);
     }
     document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
   });

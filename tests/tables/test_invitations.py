@@ -8,7 +8,7 @@ from django.core.cache import cache
 
 from accounts.models import ApiToken, OutgoingMail
 from tables import services
-from tables.context_processors import awaiting_count
+from tables.context_processors import waiting_for
 from tables.models import Invitation, Table
 
 pytestmark = pytest.mark.django_db
@@ -51,13 +51,13 @@ def test_an_invitation_by_username_reaches_dashboard_badge_and_mail(alice, bob, 
     r = client_for(alice).post(f"/tables/{table.pk}/invite/", {"username": "Bob"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200 and "bob is invited" in r.content.decode()
     assert Invitation.objects.filter(table=table, user=bob, invited_by=alice).exists()
-    assert awaiting_count(bob) == 1
+    assert waiting_for(bob).count == 1
     dashboard = client_for(bob).get("/your-turn/").content.decode()
     assert f'href="/tables/{table.pk}/"' in dashboard and "invited by alice" in dashboard
     mail = OutgoingMail.objects.get(to="bob@example.com")
     assert "alice invites you" in mail.subject and f"http://127.0.0.1:8000/tables/{table.pk}/" in mail.body
     services.join_table(table.pk, bob)
-    assert awaiting_count(bob) == 0  # seated: the invitation is done
+    assert waiting_for(bob).count == 0  # seated: the invitation is done
     assert "invited by alice" not in client_for(bob).get("/your-turn/").content.decode()
 
 
