@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
 from tables.models import ChatMessage, Move, TableEvent
+from tables.selectors import seat_of
 
 CHAT_MAX = 500  # characters in one message
 CHAT_LIMIT, CHAT_WINDOW = 5, 10  # messages per person per window of seconds
@@ -71,9 +72,7 @@ def may_write(table, seats, user) -> bool:
     """Players write at their table; spectators (signed in) only where its creator allowed it."""
     if user is None or not user.is_authenticated:
         return False
-    if any(seat.user_id == user.pk for seat in seats):
-        return True
-    return table.spectator_chat
+    return seat_of(seats, user) is not None or table.spectator_chat
 
 
 def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
@@ -82,7 +81,8 @@ def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
     if upto is not None:
         messages = messages.filter(position__lte=upto)
     messages = reversed(list(messages.order_by("-id")[:CHAT_SHOWN]))  # the newest, oldest first
-    own = next((s for s in seats if user is not None and s.user_id == getattr(user, "pk", None)), None)
+    index = seat_of(seats, user)  # (a visitor is no one's seat: not an empty seat's)
+    own = next((s for s in seats if s.index == index), None) if index is not None else None
     muted = own is not None and own.chat_muted
     return {
         "chat": [] if muted else chat_lines(messages),

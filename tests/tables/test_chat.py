@@ -156,6 +156,13 @@ def test_a_spectator_cannot_mute_a_seat(table, charlie):
         services.mute_chat(table.pk, charlie, True)
 
 
+def test_a_visitor_at_a_table_with_a_bot_may_hide_the_chat_but_has_no_seat_to_mute(alice, client):
+    """A bot's seat has no user: a signed-out visitor (no user either) is not taken for its player."""
+    table = services.create_table(alice, "cosmic_crowns", 2, bots=[{"level": "casual"}])
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "Mute the chat" not in page and "data-chat-hide" in page
+
+
 def test_the_replay_shows_each_message_from_the_step_it_was_sent(started_table, alice, bob, client_for):
     from tables.models import Table
 
