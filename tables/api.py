@@ -7,12 +7,12 @@ from functools import wraps
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import api_tokens
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
-from accounts.models import ApiToken, hash_token
+from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle
 from rules import registry
 from tables import access, selectors, services, social
@@ -67,13 +67,7 @@ def token_user(request):
     kind, _, raw = header.partition(" ")
     if kind.lower() != "bearer" or not raw.strip():
         return None
-    token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw.strip())).first()
-    if token is None or not token.user.is_active:
-        return None
-    now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return api_tokens.user_for(raw.strip())
 
 
 def printable_text(text: str) -> bool:
