@@ -15,7 +15,7 @@ from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_contro
 from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle
 from rules import registry
-from tables import access, selectors, services, social
+from tables import access, rendering, selectors, services, social
 from tables.models import Table
 
 
@@ -129,9 +129,10 @@ def games(request):
 
 
 def table_json(table: Table, user) -> dict:
-    seats = selectors.read_seats(table)
+    # (the seats and positions the frames of the table's last change drew, when this process drew them)
+    seats = rendering.kept_seats(table) or selectors.read_seats(table)
     viewer = selectors.seat_of(seats, user)
-    position = selectors.position(table, viewer)
+    position = rendering.kept_position(table, seats, viewer)
     data = {
         "id": table.pk,
         "game": table.game,

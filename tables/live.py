@@ -98,6 +98,7 @@ class Publication:
         if messages:
             send(layer, messages)
             snapshot.keep_log()
+            snapshot.keep_positions()
 
     def frame_for(self, user, lang: str) -> str:
         """The frame this change sent to ``user``'s seat in ``lang``, or one rendered now (nobody listens there)."""

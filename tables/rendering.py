@@ -43,7 +43,10 @@ class Snapshot:
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
     _log_read: bool = False  # the log's moves were read here (not given)
-    _parts: dict = field(default_factory=dict)  # the parts every viewer sees alike ({% shared %}), rendered
+    memo: bool = (
+        True  # draw the frames' {% shared %} parts once per process for what they show (tables.parts)
+    )
+    _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
 
     @classmethod
     def read(
@@ -89,6 +92,22 @@ class Snapshot:
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
 
+    def position(self, viewer: int | None) -> selectors.Position:
+        if viewer not in self._positions:
+            self._positions[viewer] = selectors.position(self.table, viewer, self.state)
+        return self._positions[viewer]
+
+    def keep_positions(self) -> None:
+        """Keep the seats and the positions drawn here (a change's, after it committed) for the API's
+        ``GET /api/tables/<id>`` at this revision (``kept_position``)."""
+        table = self.table
+        if table.status == Table.PLAYING and self._positions:
+            with _kept_lock:
+                _kept_positions.pop(table.pk, None)
+                _kept_positions[table.pk] = (table.revision, self.seats, dict(self._positions))
+                while len(_kept_positions) > KEPT_LOGS:
+                    _kept_positions.pop(next(iter(_kept_positions)))
+
     def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
         """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
         from another chair than ``user``'s own (a replay)."""
@@ -97,7 +116,7 @@ class Snapshot:
             viewer = selectors.seat_of(seats, user)
         names = selectors.names_of(seats)
         signed_in = user is not None and user.is_authenticated
-        position = selectors.position(table, viewer, self.state)
+        position = self.position(viewer)
         ctx = {
             "table": table,
             "seats": seats,
@@ -110,6 +129,9 @@ class Snapshot:
             "legal_moves": position.legal_moves,
             "to_act": position.to_act,
             "my_turn": position.awaited,
+            # The seq this viewer's moves are posted at ({% move_attrs %}), None when it has none: a part
+            # drawn without a move button does not change with every move (tables.parts).
+            "move_seq": table.seq if position.legal_moves else None,
             "is_creator": signed_in and table.created_by_id == user.pk,
             # Whether this viewer may join: a spectator's frame is shared by every spectator, so there the
             # join area loads per person (``join_area`` view) instead of being decided here.
@@ -119,6 +141,11 @@ class Snapshot:
                 and viewer is None
                 and any(not s.taken for s in seats)
             ),
+            # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
+            "chips": [{"index": s.index, "name": names[s.index], "taken": s.taken} for s in seats],
+            "my_seat": None
+            if viewer is None
+            else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
             "full": all(seat.taken for seat in seats),
             "options_shown": [
@@ -157,7 +184,7 @@ class Snapshot:
         with translation.override(lang):
             ctx = self.context(user, lang)
             ctx["oob"] = True
-            ctx[SHARED_PARTS] = self._parts
+            ctx[SHARED_PARTS] = self.memo
             status = render_to_string("tables/table.html#status", ctx)
             board = render_to_string("tables/table.html#board", ctx)
             return status + board + self._log(ctx)
@@ -211,6 +238,32 @@ def _keep(table_id: int, revision: int, moves: list[Move], events: list[TableEve
         _kept_logs[table_id] = (revision, moves, events)
         while len(_kept_logs) > KEPT_LOGS:
             _kept_logs.pop(next(iter(_kept_logs)))
+
+
+# --- The seats and positions of a table's last change, for the API --------------------------------------
+
+# {table id: (revision, seats, {viewer: Position})}: what the frames of a table's last change showed, kept
+# so that a client reading the table over the API before its next move (``GET /api/tables/<id>``) costs no
+# seat query, no state load and no engine call. Used only while the table is still at that revision: every
+# change of the seats, the state or the status bumps it.
+_kept_positions: dict[int, tuple[int, list[Seat], dict]] = {}
+
+
+def kept_seats(table: Table) -> list[Seat] | None:
+    kept = _kept_positions.get(table.pk)
+    return kept[1] if kept is not None and kept[0] == table.revision else None
+
+
+def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> selectors.Position:
+    """``viewer``'s position at ``table``, kept at its revision when a frame drew it, else computed (and
+    kept, when the seats are the kept ones: the same revision)."""
+    kept = _kept_positions.get(table.pk)
+    if kept is None or kept[0] != table.revision or kept[1] is not seats:
+        return selectors.position(table, viewer)
+    positions = kept[2]
+    if viewer not in positions:
+        positions[viewer] = selectors.position(table, viewer)
+    return positions[viewer]
 
 
 def table_context(table: Table, user, *, seats: list[Seat] | None = None) -> dict:
