@@ -19,6 +19,7 @@ JSON data (a model instance, a lazy string) makes that part draw without the mem
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import threading
@@ -214,6 +215,8 @@ def _value(variable: Variable, context):
 def _plain(value):
     if isinstance(value, set | frozenset):
         return sorted(value, key=repr)
+    if isinstance(value, datetime.date):  # (a datetime too)
+        return value.isoformat()
     raise Unkeyable(type(value).__name__)
 
 

@@ -87,7 +87,7 @@ class Snapshot:
         if not self._log_read or self.events is None or table.status != Table.PLAYING:
             return  # (a log extended from the previous move's is kept as the move commits: log_after)
         if log_now(table) is None and Table.objects.filter(pk=table.pk, revision=table.revision).exists():
-            _keep(table.pk, table.revision, self.moves, self.events)
+            _keep(table.pk, moment(table), self.moves, self.events)
 
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
@@ -104,7 +104,7 @@ class Snapshot:
         if table.status == Table.PLAYING and self._positions:
             with _kept_lock:
                 _kept_positions.pop(table.pk, None)
-                _kept_positions[table.pk] = (table.revision, self.seats, dict(self._positions))
+                _kept_positions[table.pk] = (moment(table), self.seats, dict(self._positions))
                 while len(_kept_positions) > KEPT_LOGS:
                     _kept_positions.pop(next(iter(_kept_positions)))
 
@@ -200,12 +200,12 @@ class Snapshot:
 
 # --- The log of each table being played, kept from one move to the next ------------------------------
 
-# {table id: (revision, the log's moves, its seat events)} as they stood at that revision, for the last
+# {table id: (moment, the log's moves, its seat events)} as they stood at that revision (``moment``), for the last
 # tables played at in this process. A move extends its table's entry into the next revision's
 # (``log_after``) instead of reading the log again; every other change bumps the revision without
 # touching the entry, so that entry is not used again. An entry is the log read under the table's lock,
 # extended from one, or read after a commit and found to be still the table's (``Snapshot.keep_log``).
-_kept_logs: dict[int, tuple[int, list[Move], list[TableEvent]]] = {}
+_kept_logs: dict[int, tuple[tuple, list[Move], list[TableEvent]]] = {}
 _kept_lock = threading.Lock()
 KEPT_LOGS = 4096
 
@@ -213,7 +213,7 @@ KEPT_LOGS = 4096
 def log_now(table: Table) -> tuple[list[Move], list[TableEvent]] | None:
     """The log's moves and seat events at ``table.revision``, if this process kept them (else None)."""
     kept = _kept_logs.get(table.pk)
-    if kept is not None and kept[0] == table.revision:
+    if kept is not None and kept[0] == moment(table):
         return kept[1], kept[2]
     return None
 
@@ -227,38 +227,45 @@ def log_after(table: Table, before, move: Move):
     move.events = json.loads(json.dumps(move.events))  # as it reads back from its JSON column
     moves = [*before[0], move][-selectors.RECENT_MOVES :]
     events = [e for e in before[1] if e.position >= moves[0].seq]
-    revision = table.revision
-    transaction.on_commit(lambda: _keep(table.pk, revision, moves, events))
+    at = moment(table)
+    transaction.on_commit(lambda: _keep(table.pk, at, moves, events))
     return moves, events
 
 
-def _keep(table_id: int, revision: int, moves: list[Move], events: list[TableEvent]) -> None:
+def moment(table: Table) -> tuple[int, str]:
+    """What a kept entry of a table is checked against: its revision, and its invite token (random, never
+    changed), so that a table given an id another had (a rolled-back transaction, as in the tests) never
+    gets the other's entries."""
+    return table.revision, table.invite_token
+
+
+def _keep(table_id: int, at: tuple, moves: list[Move], events: list[TableEvent]) -> None:
     with _kept_lock:
         _kept_logs.pop(table_id, None)
-        _kept_logs[table_id] = (revision, moves, events)
+        _kept_logs[table_id] = (at, moves, events)
         while len(_kept_logs) > KEPT_LOGS:
             _kept_logs.pop(next(iter(_kept_logs)))
 
 
 # --- The seats and positions of a table's last change, for the API --------------------------------------
 
-# {table id: (revision, seats, {viewer: Position})}: what the frames of a table's last change showed, kept
+# {table id: (moment, seats, {viewer: Position})}: what the frames of a table's last change showed, kept
 # so that a client reading the table over the API before its next move (``GET /api/tables/<id>``) costs no
 # seat query, no state load and no engine call. Used only while the table is still at that revision: every
 # change of the seats, the state or the status bumps it.
-_kept_positions: dict[int, tuple[int, list[Seat], dict]] = {}
+_kept_positions: dict[int, tuple[tuple, list[Seat], dict]] = {}
 
 
 def kept_seats(table: Table) -> list[Seat] | None:
     kept = _kept_positions.get(table.pk)
-    return kept[1] if kept is not None and kept[0] == table.revision else None
+    return kept[1] if kept is not None and kept[0] == moment(table) else None
 
 
 def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> selectors.Position:
     """``viewer``'s position at ``table``, kept at its revision when a frame drew it, else computed (and
     kept, when the seats are the kept ones: the same revision)."""
     kept = _kept_positions.get(table.pk)
-    if kept is None or kept[0] != table.revision or kept[1] is not seats:
+    if kept is None or kept[0] != moment(table) or kept[1] is not seats:
         return selectors.position(table, viewer)
     positions = kept[2]
     if viewer not in positions:

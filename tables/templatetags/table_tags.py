@@ -78,6 +78,19 @@ def holds(sequence, item):
 
 
 @register.filter
+def same(value, other):
+    """``value == other`` as a value: ``{% with me=s|same:viewer %}`` (a part keyed by it alone)."""
+    return value == other
+
+
+@register.filter
+def when(value, condition):
+    """``value`` if ``condition``, else None: ``{% with phase=v.phase|when:acting %}`` (a part that shows the
+    phase only for the seat to act is then not keyed by it for the others)."""
+    return value if condition else None
+
+
+@register.filter
 def get(mapping, key):
     try:
         return mapping.get(key)
