@@ -2,11 +2,13 @@
 
 Looking a token up costs a query joining its person on every call (a bot or a load client makes one or two
 a move). The process keeps {token hash: the person} instead, for at most ``settings.API_TOKEN_CACHE_SECONDS``
-and only while the *stamp* it was kept under is current. The stamp lives in Django's default cache (Redis
-when REDIS_URL is set, so shared by every process; the process's own memory otherwise, where there is
-one process) and changes whenever a token is deleted (revoked, a password changed) or a person is saved or
-deleted (deactivated, say): every process then looks every token up again on its next call. A change made
-by a bulk ``update()``, which sends no signal, is seen within the expiry.
+and only while the *stamp* it was kept under is current (``stamp``). The stamp lives in Django's default
+cache (Redis when REDIS_URL is set, so shared by every process; the process's own memory otherwise, where
+there is one process) and changes whenever a token is deleted (revoked, a password changed), or a person,
+their chosen language or their verified address is saved or deleted (deactivated, say): every process then
+looks every token up again on its next call. ``tables.rendering`` keeps a table's seats (with their people)
+under the same stamp. A change made by a bulk ``update()``, which sends no signal, is seen within the
+expiry.
 
 Each call gets its own copy of the person, so nothing one request caches on it reaches another.
 """
@@ -27,7 +29,7 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from accounts.models import ApiToken, hash_token
+from accounts.models import ApiToken, Preference, VerifiedEmail, hash_token
 
 STAMP_KEY = "accounts:api-token-stamp"
 KEPT_TOKENS = 4096
@@ -50,7 +52,7 @@ _lock = threading.Lock()
 def user_for(raw: str):
     """The active person the raw token belongs to, or None (no such token, or an inactive person)."""
     key = hash_token(raw)
-    stamp = _stamp()  # (read before the database: a change after this read leaves the entry stale)
+    stamp = current_stamp()  # (read before the database: a change after this read leaves the entry stale)
     now = time.monotonic()
     kept = _kept.get(key)
     if kept is None or kept.stamp != stamp or kept.expires <= now:
@@ -71,7 +73,8 @@ def user_for(raw: str):
     return copy.copy(kept.user)  # (a copy of its state and cached relations too: Model.__getstate__)
 
 
-def _stamp() -> str:
+def current_stamp() -> str:
+    """The stamp people's data is at now: what is kept under another one is not used again."""
     stamp = cache.get(STAMP_KEY)
     if stamp is None:  # never set, or evicted: a new one (entries kept under the old one are not used)
         cache.add(STAMP_KEY, secrets.token_hex(8), None)
@@ -80,7 +83,8 @@ def _stamp() -> str:
 
 
 def forget_all() -> None:
-    """Every process looks every token up again (now, and once the change that called this commits)."""
+    """Every process reads every token and every kept person again (now, and once the change that called
+    this commits)."""
     _renew()
     transaction.on_commit(_renew)
 
@@ -96,5 +100,6 @@ def _changed(sender, **kwargs) -> None:
 
 
 post_delete.connect(_changed, sender=ApiToken, dispatch_uid="api-tokens-revoked")
-post_save.connect(_changed, sender=get_user_model(), dispatch_uid="api-tokens-user-saved")
-post_delete.connect(_changed, sender=get_user_model(), dispatch_uid="api-tokens-user-deleted")
+for _model in (get_user_model(), Preference, VerifiedEmail):
+    post_save.connect(_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-saved")
+    post_delete.connect(_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-deleted")

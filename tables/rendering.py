@@ -10,6 +10,7 @@ once per change and sends it to the sockets of that viewer in that language. Wha
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounts import decks
+from accounts import api_tokens, decks
 from rules.core import narrate
 from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
@@ -43,23 +44,30 @@ class Snapshot:
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
     _log_read: bool = False  # the log's moves were read here (not given)
-    memo: bool = (
-        True  # draw the frames' {% shared %} parts once per process for what they show (tables.parts)
-    )
+    memo: bool = True  # draw the frames' {% shared %} parts once per process for what they read
+    people: str | None = None  # the stamp of people's data the seats were read at (accounts.api_tokens)
     _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
 
     @classmethod
     def read(
-        cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None, log: tuple | None = None
+        cls,
+        table: Table,
+        *,
+        seats: list[Seat] | None = None,
+        state: Any = None,
+        log: tuple | None = None,
+        people: str | None = None,
     ) -> Snapshot:
         """Read what is not given: the seats and the state (from the snapshot column); the log's moves and
-        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query)."""
+        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query).
+        ``people``: the stamp of people's data given seats were read at (None: unknown)."""
         if seats is None:
+            people = api_tokens.current_stamp()
             seats = selectors.read_seats(table)
         if state is None:
             state = selectors.load_state(table)
         moves, events = log or (None, None)
-        return cls(table=table, seats=seats, state=state, moves=moves, events=events)
+        return cls(table=table, seats=seats, state=state, moves=moves, events=events, people=people)
 
     def log_moves(self) -> list[Move]:
         if self.moves is None:
@@ -98,13 +106,13 @@ class Snapshot:
         return self._positions[viewer]
 
     def keep_positions(self) -> None:
-        """Keep the seats and the positions drawn here (a change's, after it committed) for the API's
-        ``GET /api/tables/<id>`` at this revision (``kept_position``)."""
+        """Keep the seats and the positions drawn here (a change's, after it committed) for the table's next
+        move (``seats_now``) and the API's ``GET /api/tables/<id>`` (``kept_position``) at this revision."""
         table = self.table
-        if table.status == Table.PLAYING and self._positions:
+        if table.status == Table.PLAYING and self._positions and self.people is not None:
             with _kept_lock:
                 _kept_positions.pop(table.pk, None)
-                _kept_positions[table.pk] = (moment(table), self.seats, dict(self._positions))
+                _kept_positions[table.pk] = (moment(table), self.people, self.seats, dict(self._positions))
                 while len(_kept_positions) > KEPT_LOGS:
                     _kept_positions.pop(next(iter(_kept_positions)))
 
@@ -247,27 +255,46 @@ def _keep(table_id: int, at: tuple, moves: list[Move], events: list[TableEvent])
             _kept_logs.pop(next(iter(_kept_logs)))
 
 
-# --- The seats and positions of a table's last change, for the API --------------------------------------
+# --- The seats and positions of a table's last change ------------------------------------------------------
 
-# {table id: (moment, seats, {viewer: Position})}: what the frames of a table's last change showed, kept
-# so that a client reading the table over the API before its next move (``GET /api/tables/<id>``) costs no
-# seat query, no state load and no engine call. Used only while the table is still at that revision: every
-# change of the seats, the state or the status bumps it.
-_kept_positions: dict[int, tuple[tuple, list[Seat], dict]] = {}
+# {table id: (moment, people's stamp, seats, {viewer: Position})}: what the frames of a table's last change
+# showed, kept so that the table's next move reads no seats (``seats_now``) and a client reading the table
+# over the API before it (``GET /api/tables/<id>``) costs no seat query, no state load and no engine call.
+# Used only while the table is still at that revision (every change of the seats, the state or the status
+# bumps it) and people's data at that stamp (a person saved, their language or address: accounts.api_tokens).
+_kept_positions: dict[int, tuple[tuple, str, list[Seat], dict]] = {}
+
+
+def _kept_now(table: Table, people: str | None = None):
+    kept = _kept_positions.get(table.pk)
+    if kept is None or kept[0] != moment(table) or kept[1] != (people or api_tokens.current_stamp()):
+        return None
+    return kept
 
 
 def kept_seats(table: Table) -> list[Seat] | None:
-    kept = _kept_positions.get(table.pk)
-    return kept[1] if kept is not None and kept[0] == moment(table) else None
+    """The seats of the table's last change, kept at its current revision (read them only), or None."""
+    kept = _kept_now(table)
+    return kept[2] if kept is not None else None
+
+
+def seats_now(table: Table) -> tuple[list[Seat], str]:
+    """The seats of a table locked for a change, and the stamp of people's data they were read at: copies
+    of those kept at its revision (the change may set their ``awaited``), else read now."""
+    people = api_tokens.current_stamp()  # (read before the seats: a change after it leaves them stale)
+    kept = _kept_now(table, people)
+    if kept is not None:
+        return [copy.copy(seat) for seat in kept[2]], people
+    return selectors.read_seats(table), people
 
 
 def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> selectors.Position:
     """``viewer``'s position at ``table``, kept at its revision when a frame drew it, else computed (and
     kept, when the seats are the kept ones: the same revision)."""
     kept = _kept_positions.get(table.pk)
-    if kept is None or kept[0] != moment(table) or kept[1] is not seats:
+    if kept is None or kept[0] != moment(table) or kept[2] is not seats:
         return selectors.position(table, viewer)
-    positions = kept[2]
+    positions = kept[3]
     if viewer not in positions:
         positions[viewer] = selectors.position(table, viewer)
     return positions[viewer]

@@ -24,8 +24,13 @@ def languages() -> list[str]:
 
 
 def read_seats(table: Table) -> list[Seat]:
-    """The table's seats in order, with their people and the languages they chose (no query per seat later)."""
-    return list(table.seats.select_related("user", "user__preference").order_by("index"))
+    """The table's seats in order, with their people, the languages they chose and their verified addresses
+    (no query per seat later)."""
+    return list(
+        Seat.objects.filter(table=table)
+        .select_related("user", "user__verified_email", "user__preference")
+        .order_by("index")
+    )
 
 
 def seat_of(seats: list[Seat], user) -> int | None:

@@ -268,16 +268,14 @@ def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
 ):
     """GET /api/tables/<id> after a move whose frames this process drew: the same answer as from the
     database, without reading the seats again (rendering.kept_position); a later change is never hidden."""
-    from channels.layers import get_channel_layer
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tables import live, rendering, services
+    from tables import rendering, services
+    from tests.tables.positions import listening
 
     table = started_table("cosmic_crowns", [alice, bob])
     users, tokens = [alice, bob], [token_for(alice), token_for(bob)]
-    layer = get_channel_layer()
-    groups = [live.table_group(table.pk, f"s{seat}", "en") for seat in (0, 1)]
 
     def play():
         table = Table.objects.get(pk=table_id)
@@ -288,9 +286,7 @@ def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
         return table.seq + 1
 
     table_id = table.pk
-    for group in groups:  # a socket in each seat's group (tables.live renders only where someone listens)
-        layer.groups.setdefault(group, {})[f"test.{group}"] = 10**12
-    try:
+    with listening(table_id, (0, 1)):
         for _ in range(3):
             seq = play()
             for token in tokens:
@@ -302,9 +298,6 @@ def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
                 assert api().call("GET", f"/api/tables/{table_id}", token=token) == kept
                 rendering._kept_positions.update(saved)
                 assert kept[1]["seq"] == seq
-    finally:
-        for group in groups:
-            layer.groups.pop(group, None)
     # A change that draws no frame (nobody listens) leaves the kept positions behind: never used.
     seq = play()
     assert api().call("GET", f"/api/tables/{table_id}", token=tokens[0])[1]["seq"] == seq
