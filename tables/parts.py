@@ -49,7 +49,7 @@ from django.template.smartif import Literal
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.templatetags.static import StaticNode
 
-KEPT_PARTS = 8192
+KEPT_PARTS = 16384  # (the least recently used go first)
 _kept: dict[bytes, str] = {}
 _lock = threading.Lock()
 renders = 0  # parts drawn (not taken from the memo), counted for tests and benchmarks
@@ -229,14 +229,17 @@ def key(head: tuple, inputs: list[Variable], context) -> bytes:
 
 
 def drawn(digest: bytes, draw) -> str:
-    """The part kept under ``digest``, or ``draw()`` kept under it."""
+    """The part kept under ``digest`` (now the most recently used), or ``draw()`` kept under it."""
     global renders
-    html = _kept.get(digest)
-    if html is None:
-        renders += 1
-        html = draw()
-        with _lock:
+    with _lock:
+        html = _kept.pop(digest, None)
+        if html is not None:
             _kept[digest] = html
-            while len(_kept) > KEPT_PARTS:
-                _kept.pop(next(iter(_kept)))
+            return html
+    renders += 1
+    html = draw()
+    with _lock:
+        _kept[digest] = html
+        while len(_kept) > KEPT_PARTS:
+            _kept.pop(next(iter(_kept)))
     return html
