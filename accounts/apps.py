@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self):
-        from accounts import sockets  # noqa: F401  (connects the log-out signal that closes the session's sockets)
+        from accounts import api_tokens, sockets  # noqa: F401  (connect their signals: revoked tokens, log-outs)

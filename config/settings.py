@@ -177,6 +177,9 @@ TRUSTED_PROXY_COUNT = int(env("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 MAX_UNFINISHED_TABLES = int(env("MAX_UNFINISHED_TABLES", "50"))
 TABLE_CREATE_LIMIT = int(env("TABLE_CREATE_LIMIT", "30"))
 API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
+# How long a process remembers which person a token names (accounts/api_tokens.py; 0: look it up every call).
+# A revocation reaches every process at once through the cache; this bounds a change no signal announces.
+API_TOKEN_CACHE_SECONDS = float(env("API_TOKEN_CACHE_SECONDS", "30"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 

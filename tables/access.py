@@ -43,7 +43,10 @@ def may_watch(table: Table, user, *invites) -> bool:
 
 def table_for(pk, user, *invites) -> Table:
     """The table if ``user`` may see it, else NotFound (as for a table that does not exist)."""
-    table = Table.objects.filter(pk=pk).first()
+    try:
+        table = Table.objects.get(pk=pk)  # (no ORDER BY, unlike .first())
+    except (Table.DoesNotExist, ValueError, TypeError):
+        table = None
     if table is None or not may_watch(table, user, *invites):
         raise NotFound(gettext("No such table."))
     return table

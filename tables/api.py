@@ -7,15 +7,15 @@ from functools import wraps
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
+from accounts import api_tokens
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
-from accounts.models import ApiToken, hash_token
+from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle
 from rules import registry
-from tables import access, selectors, services, social
+from tables import access, rendering, selectors, services, social
 from tables.models import Table
 
 
@@ -67,13 +67,7 @@ def token_user(request):
     kind, _, raw = header.partition(" ")
     if kind.lower() != "bearer" or not raw.strip():
         return None
-    token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(raw.strip())).first()
-    if token is None or not token.user.is_active:
-        return None
-    now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return token.user
+    return api_tokens.user_for(raw.strip())
 
 
 def printable_text(text: str) -> bool:
@@ -135,9 +129,10 @@ def games(request):
 
 
 def table_json(table: Table, user) -> dict:
-    seats = selectors.read_seats(table)
+    # (the seats and positions the frames of the table's last change drew, when this process drew them)
+    seats = rendering.kept_seats(table) or selectors.read_seats(table)
     viewer = selectors.seat_of(seats, user)
-    position = selectors.position(table, viewer)
+    position = rendering.kept_position(table, seats, viewer)
     data = {
         "id": table.pk,
         "game": table.game,

@@ -66,6 +66,7 @@ class Publication:
 
     table: Any  # tables.models.Table, as saved by the change
     seats: list | None = None  # the seats as saved (None: read them again after commit)
+    people: str | None = None  # the stamp of people's data those seats were read at (rendering.seats_now)
     state: Any = None  # the engine's state after the change, if at hand (saves loading the snapshot)
     log: tuple | None = None  # the log's (moves, events) after the change, if at hand (saves reading them)
     frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
@@ -75,7 +76,9 @@ class Publication:
         from tables.rendering import Snapshot
 
         if self._snapshot is None:
-            self._snapshot = Snapshot.read(self.table, seats=self.seats, state=self.state, log=self.log)
+            self._snapshot = Snapshot.read(
+                self.table, seats=self.seats, state=self.state, log=self.log, people=self.people
+            )
         return self._snapshot
 
     def run(self) -> None:
@@ -98,6 +101,7 @@ class Publication:
         if messages:
             send(layer, messages)
             snapshot.keep_log()
+            snapshot.keep_positions()
 
     def frame_for(self, user, lang: str) -> str:
         """The frame this change sent to ``user``'s seat in ``lang``, or one rendered now (nobody listens there)."""

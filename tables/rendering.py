@@ -10,6 +10,7 @@ once per change and sends it to the sockets of that viewer in that language. Wha
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounts import decks
+from accounts import api_tokens, decks
 from rules.core import narrate
 from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
@@ -43,20 +44,30 @@ class Snapshot:
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
     _log_read: bool = False  # the log's moves were read here (not given)
-    _parts: dict = field(default_factory=dict)  # the parts every viewer sees alike ({% shared %}), rendered
+    memo: bool = True  # draw the frames' {% shared %} parts once per process for what they read
+    people: str | None = None  # the stamp of people's data the seats were read at (accounts.api_tokens)
+    _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
 
     @classmethod
     def read(
-        cls, table: Table, *, seats: list[Seat] | None = None, state: Any = None, log: tuple | None = None
+        cls,
+        table: Table,
+        *,
+        seats: list[Seat] | None = None,
+        state: Any = None,
+        log: tuple | None = None,
+        people: str | None = None,
     ) -> Snapshot:
         """Read what is not given: the seats and the state (from the snapshot column); the log's moves and
-        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query)."""
+        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query).
+        ``people``: the stamp of people's data given seats were read at (None: unknown)."""
         if seats is None:
+            people = api_tokens.current_stamp()
             seats = selectors.read_seats(table)
         if state is None:
             state = selectors.load_state(table)
         moves, events = log or (None, None)
-        return cls(table=table, seats=seats, state=state, moves=moves, events=events)
+        return cls(table=table, seats=seats, state=state, moves=moves, events=events, people=people)
 
     def log_moves(self) -> list[Move]:
         if self.moves is None:
@@ -84,10 +95,26 @@ class Snapshot:
         if not self._log_read or self.events is None or table.status != Table.PLAYING:
             return  # (a log extended from the previous move's is kept as the move commits: log_after)
         if log_now(table) is None and Table.objects.filter(pk=table.pk, revision=table.revision).exists():
-            _keep(table.pk, table.revision, self.moves, self.events)
+            _keep(table.pk, moment(table), self.moves, self.events)
 
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
+
+    def position(self, viewer: int | None) -> selectors.Position:
+        if viewer not in self._positions:
+            self._positions[viewer] = selectors.position(self.table, viewer, self.state)
+        return self._positions[viewer]
+
+    def keep_positions(self) -> None:
+        """Keep the seats and the positions drawn here (a change's, after it committed) for the table's next
+        move (``seats_now``) and the API's ``GET /api/tables/<id>`` (``kept_position``) at this revision."""
+        table = self.table
+        if table.status == Table.PLAYING and self._positions and self.people is not None:
+            with _kept_lock:
+                _kept_positions.pop(table.pk, None)
+                _kept_positions[table.pk] = (moment(table), self.people, self.seats, dict(self._positions))
+                while len(_kept_positions) > KEPT_LOGS:
+                    _kept_positions.pop(next(iter(_kept_positions)))
 
     def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
         """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
@@ -97,7 +124,7 @@ class Snapshot:
             viewer = selectors.seat_of(seats, user)
         names = selectors.names_of(seats)
         signed_in = user is not None and user.is_authenticated
-        position = selectors.position(table, viewer, self.state)
+        position = self.position(viewer)
         ctx = {
             "table": table,
             "seats": seats,
@@ -110,6 +137,9 @@ class Snapshot:
             "legal_moves": position.legal_moves,
             "to_act": position.to_act,
             "my_turn": position.awaited,
+            # The seq this viewer's moves are posted at ({% move_attrs %}), None when it has none: a part
+            # drawn without a move button does not change with every move (tables.parts).
+            "move_seq": table.seq if position.legal_moves else None,
             "is_creator": signed_in and table.created_by_id == user.pk,
             # Whether this viewer may join: a spectator's frame is shared by every spectator, so there the
             # join area loads per person (``join_area`` view) instead of being decided here.
@@ -119,6 +149,11 @@ class Snapshot:
                 and viewer is None
                 and any(not s.taken for s in seats)
             ),
+            # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
+            "chips": [{"index": s.index, "name": names[s.index], "taken": s.taken} for s in seats],
+            "my_seat": None
+            if viewer is None
+            else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
             "full": all(seat.taken for seat in seats),
             "options_shown": [
@@ -157,7 +192,7 @@ class Snapshot:
         with translation.override(lang):
             ctx = self.context(user, lang)
             ctx["oob"] = True
-            ctx[SHARED_PARTS] = self._parts
+            ctx[SHARED_PARTS] = self.memo
             status = render_to_string("tables/table.html#status", ctx)
             board = render_to_string("tables/table.html#board", ctx)
             return status + board + self._log(ctx)
@@ -173,12 +208,12 @@ class Snapshot:
 
 # --- The log of each table being played, kept from one move to the next ------------------------------
 
-# {table id: (revision, the log's moves, its seat events)} as they stood at that revision, for the last
+# {table id: (moment, the log's moves, its seat events)} as they stood at that revision (``moment``), for the last
 # tables played at in this process. A move extends its table's entry into the next revision's
 # (``log_after``) instead of reading the log again; every other change bumps the revision without
 # touching the entry, so that entry is not used again. An entry is the log read under the table's lock,
 # extended from one, or read after a commit and found to be still the table's (``Snapshot.keep_log``).
-_kept_logs: dict[int, tuple[int, list[Move], list[TableEvent]]] = {}
+_kept_logs: dict[int, tuple[tuple, list[Move], list[TableEvent]]] = {}
 _kept_lock = threading.Lock()
 KEPT_LOGS = 4096
 
@@ -186,7 +221,7 @@ KEPT_LOGS = 4096
 def log_now(table: Table) -> tuple[list[Move], list[TableEvent]] | None:
     """The log's moves and seat events at ``table.revision``, if this process kept them (else None)."""
     kept = _kept_logs.get(table.pk)
-    if kept is not None and kept[0] == table.revision:
+    if kept is not None and kept[0] == moment(table):
         return kept[1], kept[2]
     return None
 
@@ -200,17 +235,69 @@ def log_after(table: Table, before, move: Move):
     move.events = json.loads(json.dumps(move.events))  # as it reads back from its JSON column
     moves = [*before[0], move][-selectors.RECENT_MOVES :]
     events = [e for e in before[1] if e.position >= moves[0].seq]
-    revision = table.revision
-    transaction.on_commit(lambda: _keep(table.pk, revision, moves, events))
+    at = moment(table)
+    transaction.on_commit(lambda: _keep(table.pk, at, moves, events))
     return moves, events
 
 
-def _keep(table_id: int, revision: int, moves: list[Move], events: list[TableEvent]) -> None:
+def moment(table: Table) -> tuple[int, str]:
+    """What a kept entry of a table is checked against: its revision, and its invite token (random, never
+    changed), so that a table given an id another had (a rolled-back transaction, as in the tests) never
+    gets the other's entries."""
+    return table.revision, table.invite_token
+
+
+def _keep(table_id: int, at: tuple, moves: list[Move], events: list[TableEvent]) -> None:
     with _kept_lock:
         _kept_logs.pop(table_id, None)
-        _kept_logs[table_id] = (revision, moves, events)
+        _kept_logs[table_id] = (at, moves, events)
         while len(_kept_logs) > KEPT_LOGS:
             _kept_logs.pop(next(iter(_kept_logs)))
+
+
+# --- The seats and positions of a table's last change ------------------------------------------------------
+
+# {table id: (moment, people's stamp, seats, {viewer: Position})}: what the frames of a table's last change
+# showed, kept so that the table's next move reads no seats (``seats_now``) and a client reading the table
+# over the API before it (``GET /api/tables/<id>``) costs no seat query, no state load and no engine call.
+# Used only while the table is still at that revision (every change of the seats, the state or the status
+# bumps it) and people's data at that stamp (a person saved, their language or address: accounts.api_tokens).
+_kept_positions: dict[int, tuple[tuple, str, list[Seat], dict]] = {}
+
+
+def _kept_now(table: Table, people: str | None = None):
+    kept = _kept_positions.get(table.pk)
+    if kept is None or kept[0] != moment(table) or kept[1] != (people or api_tokens.current_stamp()):
+        return None
+    return kept
+
+
+def kept_seats(table: Table) -> list[Seat] | None:
+    """The seats of the table's last change, kept at its current revision (read them only), or None."""
+    kept = _kept_now(table)
+    return kept[2] if kept is not None else None
+
+
+def seats_now(table: Table) -> tuple[list[Seat], str]:
+    """The seats of a table locked for a change, and the stamp of people's data they were read at: copies
+    of those kept at its revision (the change may set their ``awaited``), else read now."""
+    people = api_tokens.current_stamp()  # (read before the seats: a change after it leaves them stale)
+    kept = _kept_now(table, people)
+    if kept is not None:
+        return [copy.copy(seat) for seat in kept[2]], people
+    return selectors.read_seats(table), people
+
+
+def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> selectors.Position:
+    """``viewer``'s position at ``table``, kept at its revision when a frame drew it, else computed (and
+    kept, when the seats are the kept ones: the same revision)."""
+    kept = _kept_positions.get(table.pk)
+    if kept is None or kept[0] != moment(table) or kept[2] is not seats:
+        return selectors.position(table, viewer)
+    positions = kept[3]
+    if viewer not in positions:
+        positions[viewer] = selectors.position(table, viewer)
+    return positions[viewer]
 
 
 def table_context(table: Table, user, *, seats: list[Seat] | None = None) -> dict:

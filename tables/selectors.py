@@ -7,11 +7,14 @@ live frame (through ``tables.rendering.Snapshot``), the API and the bot worker a
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 
+from rules import registry
 from rules.core import narrate
 from tables.models import Move, Seat, Table
 
@@ -24,8 +27,13 @@ def languages() -> list[str]:
 
 
 def read_seats(table: Table) -> list[Seat]:
-    """The table's seats in order, with their people and the languages they chose (no query per seat later)."""
-    return list(table.seats.select_related("user", "user__preference").order_by("index"))
+    """The table's seats in order, with their people, the languages they chose and their verified addresses
+    (no query per seat later)."""
+    return list(
+        Seat.objects.filter(table=table)
+        .select_related("user", "user__verified_email", "user__preference")
+        .order_by("index")
+    )
 
 
 def seat_of(seats: list[Seat], user) -> int | None:
@@ -88,11 +96,21 @@ def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None,
             "seq": m.seq,
             "seat": m.seat,
             "name": names[m.seat],
-            "lines": narrate(engine, m.events, names, viewer, lang),
+            "lines": _narrated(engine, m, names, viewer, lang),
             "at": m.at,
         }
         for m in moves
     ]
+
+
+def _narrated(engine, move: Move, names: list[str], viewer: int | None, lang: str) -> list[str]:
+    """A move's lines for ``viewer``, put into words once per row (a kept log's rows serve move after move:
+    ``tables.rendering.log_after``) and per reader, names and language: only what ``narrate`` reads."""
+    kept = move.__dict__.setdefault("_narrated", {})
+    key = (tuple(names), viewer, lang)
+    if key not in kept:
+        kept[key] = narrate(engine, move.events, names, viewer, lang)
+    return kept[key]
 
 
 def shows_the_start(table: Table, moves: list[Move]) -> bool:
@@ -101,9 +119,16 @@ def shows_the_start(table: Table, moves: list[Move]) -> bool:
 
 
 def setup_events(table: Table) -> list:
-    """What happened at the deal, before any move (``Game.setup_events``), dealt again from the seed."""
-    engine = table.engine
-    return engine.setup_events(engine.setup(players=table.players, seed=table.seed, options=table.options))
+    """What happened at the deal, before any move (``Game.setup_events``), dealt again from the seed (once
+    per process and deal: every frame of a game's first moves shows it). Read it, never change it."""
+    options = json.dumps(table.options, sort_keys=True)
+    return _dealt(table.game, table.players, table.seed, options)
+
+
+@lru_cache(maxsize=1024)
+def _dealt(game: str, players: int, seed: int, options: str) -> list:
+    engine = registry.get(game)
+    return engine.setup_events(engine.setup(players=players, seed=seed, options=json.loads(options)))
 
 
 def ranking(table: Table, names: list[str]) -> list[dict]:

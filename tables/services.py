@@ -22,7 +22,7 @@ from accounts import decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import history, rendering, social
+from tables import history, rendering, selectors, social
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
 from tables.selectors import seat_of
@@ -88,11 +88,7 @@ def _check_seq(table: Table, seq) -> None:
 
 
 def _seats(table: Table) -> list[Seat]:
-    return list(
-        Seat.objects.filter(table=table)
-        .select_related("user", "user__verified_email", "user__preference")
-        .order_by("index")
-    )
+    return selectors.read_seats(table)
 
 
 # --- Creating, joining, leaving, starting ---------------------------------------------
@@ -354,7 +350,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
     """
     with transaction.atomic():
         table = _locked_table(table_id)
-        seats = _seats(table)
+        seats, people = rendering.seats_now(table)  # (those of the table's last move, when kept: no query)
         seat = bot_seat if bot_seat is not None else seat_of(seats, user)
         if seat is None:
             raise Forbidden(gettext("You have no seat at this table."))
@@ -383,15 +379,16 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         )
         table.seq += 1
         table.state = engine.dump(after)
-        publication = _store_progress(table, engine, after, seats, previously_awaited=set(awaited))
+        publication = _store_progress(table, engine, after, seats, set(awaited), people=people)
         publication.log = rendering.log_after(table, log_before, row)
         return MoveResult(seq=table.seq, table=table, publication=publication)
 
 
 def _store_progress(
-    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int]
+    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int], people: str | None = None
 ) -> Publication:
-    """Save the table after a start or a move, and schedule the announcements for after commit."""
+    """Save the table after a start or a move, and schedule the announcements for after commit. ``people``:
+    the stamp of people's data the seats were read at (rendering.seats_now), if the caller has it."""
     table.to_act = engine.to_act(state)
     table.revision += 1
     fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision"]
@@ -418,7 +415,7 @@ def _store_progress(
     )
     for seat in seats:
         seat.awaited = seat.index in table.to_act
-    publication = _announce(table, seats=seats, state=state, saved=True)
+    publication = _announce(table, seats=seats, state=state, saved=True, people=people)
     now_awaited = set(table.to_act)
     changed = [seats[i] for i in sorted(now_awaited ^ previously_awaited) if seats[i].user_id]
     if changed:
@@ -431,14 +428,14 @@ def _store_progress(
 
 
 def _announce(
-    table: Table, *, seats: list[Seat] | None = None, state=None, saved: bool = False
+    table: Table, *, seats: list[Seat] | None = None, state=None, saved: bool = False, people=None
 ) -> Publication:
     """Bump the table's revision (unless the caller saved it bumped) and, after commit, send every viewer
     its new frame. ``seats`` and ``state``, when the caller has them as saved, spare reading them again."""
     if not saved:
         table.revision += 1
         table.save(update_fields=["revision"])
-    publication = Publication(table, seats=seats, state=state)
+    publication = Publication(table, seats=seats, state=state, people=people)
     transaction.on_commit(publication.run)
     return publication
 

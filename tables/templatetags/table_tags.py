@@ -10,6 +10,8 @@ from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
+from tables import parts
+
 register = template.Library()
 
 
@@ -20,9 +22,11 @@ def move_attrs(context, move):
     ``<button {% move_attrs m %}>…</button>`` — the move comes from legal_moves, so the page
     offers exactly what the server accepts.
     """
-    table = context["table"]
+    table, seq = context["table"], context["move_seq"]
+    if seq is None:
+        raise ValueError("A move offered to a viewer who has no legal move.")
     data = json.dumps(move, sort_keys=True, separators=(",", ":"))
-    vals = json.dumps({"move": data, "seq": table.seq}, separators=(",", ":"))
+    vals = json.dumps({"move": data, "seq": seq}, separators=(",", ":"))
     attrs = format_html(
         'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
         _move_url(get_script_prefix(), table.pk),
@@ -35,6 +39,9 @@ def move_attrs(context, move):
     if context.get("takeback_seq") is not None and move.get("type") not in allowed:
         attrs += format_html(' hx-confirm="{}"', gettext("This move cannot be taken back. Play it?"))
     return attrs
+
+
+move_attrs.reads = ("table.pk", "move_seq", "table.game", "takeback_seq")  # (beyond ``move``: tables.parts)
 
 
 @lru_cache(maxsize=4096)
@@ -59,6 +66,28 @@ def index(sequence, i):
         return sequence[i]
     except (IndexError, KeyError, TypeError):
         return None
+
+
+@register.filter
+def holds(sequence, item):
+    """``item in sequence`` as a value: ``{% with acting=v.to_act|holds:s %}`` (a part keyed by it alone)."""
+    try:
+        return item in sequence
+    except TypeError:
+        return False
+
+
+@register.filter
+def same(value, other):
+    """``value == other`` as a value: ``{% with me=s|same:viewer %}`` (a part keyed by it alone)."""
+    return value == other
+
+
+@register.filter
+def when(value, condition):
+    """``value`` if ``condition``, else None: ``{% with phase=v.phase|when:acting %}`` (a part that shows the
+    phase only for the seat to act is then not keyed by it for the others)."""
+    return value if condition else None
 
 
 @register.filter
@@ -161,27 +190,35 @@ def squeeze(parser, token):
 class SharedNode(template.Node):
     def __init__(self, name, values, nodelist):
         self.name, self.values, self.nodelist = name, values, nodelist
+        self.inputs = parts.inputs_of(nodelist)  # (raises TemplateSyntaxError for a read it cannot see)
 
     def render(self, context):
-        parts = context.get(SHARED_PARTS)
-        if parts is None:
+        if not context.get(SHARED_PARTS):
             return self.nodelist.render(context)
-        key = (self.name.resolve(context), get_language(), *(v.resolve(context) for v in self.values))
-        if key not in parts:
-            parts[key] = self.nodelist.render(context)
-        return parts[key]
+        head = (
+            self.name.resolve(context),
+            get_language(),
+            get_script_prefix(),
+            context.autoescape,
+            [v.resolve(context) for v in self.values],
+        )
+        try:
+            digest = parts.key(head, self.inputs, context)
+        except parts.Unkeyable:
+            return self.nodelist.render(context)
+        return parts.drawn(digest, lambda: self.nodelist.render(context))
 
 
-SHARED_PARTS = "shared_parts"  # the context's dict of rendered parts, kept by tables.rendering.Snapshot
+SHARED_PARTS = "shared_parts"  # true in a frame's context (tables.rendering.Snapshot): parts are kept
 
 
 @register.tag
 def shared(parser, token):
-    """{% shared "name" value… %}…{% endshared %}: a part of a frame that every viewer of a change sees alike,
-    rendered once per change, language and values instead of once per viewer (``tables.rendering.Snapshot``
-    keeps the parts; elsewhere, as on a page, it renders as usual). What it holds must read nothing that is
-    one viewer's own (``viewer``, ``my_turn``, ``legal_moves``, a hand): a test renders every viewer's
-    frame with and without the sharing and compares them."""
+    """{% shared "name" value… %}…{% endshared %}: a part of a frame drawn once per process for the values it
+    reads (``tables.parts``): once per change for a part every viewer sees alike, not again after a move
+    that changed none of its inputs. ``value…`` are more inputs, if any, beyond those the part reads (which
+    are found when the template loads). Elsewhere (a page) it renders as usual. A test draws every viewer's
+    frame of whole games with and without the parts kept and compares them."""
     bits = token.split_contents()
     if len(bits) < 2:
         raise template.TemplateSyntaxError("{% shared %} needs a name.")

@@ -261,3 +261,43 @@ def test_errors_read_in_the_language_the_client_asks_for(client, alice, bob):
     with pytest.raises(IllegalMove) as refused:
         game.apply(state, game.to_act(state)[0], move["move"])
     assert (english["error"], french_error["error"]) == (str(refused.value), refused.value.words("fr"))
+
+
+def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
+    api, alice, bob, started_table, django_capture_on_commit_callbacks
+):
+    """GET /api/tables/<id> after a move whose frames this process drew: the same answer as from the
+    database, without reading the seats again (rendering.kept_position); a later change is never hidden."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tables import rendering, services
+    from tests.tables.positions import listening
+
+    table = started_table("cosmic_crowns", [alice, bob])
+    users, tokens = [alice, bob], [token_for(alice), token_for(bob)]
+
+    def play():
+        table = Table.objects.get(pk=table_id)
+        seat = table.to_act[0]
+        move = table.engine.legal_moves(table.engine.load(table.state), seat)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.play_move(table_id, users[seat], move, table.seq)
+        return table.seq + 1
+
+    table_id = table.pk
+    with listening(table_id, (0, 1)):
+        for _ in range(3):
+            seq = play()
+            for token in tokens:
+                with CaptureQueriesContext(connection) as queries:
+                    kept = api().call("GET", f"/api/tables/{table_id}", token=token)
+                assert not any("tables_seat" in q["sql"] for q in queries.captured_queries)
+                saved = dict(rendering._kept_positions)
+                rendering._kept_positions.clear()
+                assert api().call("GET", f"/api/tables/{table_id}", token=token) == kept
+                rendering._kept_positions.update(saved)
+                assert kept[1]["seq"] == seq
+    # A change that draws no frame (nobody listens) leaves the kept positions behind: never used.
+    seq = play()
+    assert api().call("GET", f"/api/tables/{table_id}", token=tokens[0])[1]["seq"] == seq

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from tables import services
+from tables import selectors, services
 from tables.models import Move
 from tables.rendering import render_frame
 
@@ -41,6 +41,9 @@ def worded(monkeypatch):
     monkeypatch.setattr(
         cls, "events", lambda self, before, seat, move, after: [{"kind": "moved", "seat": seat}]
     )
+    selectors._dealt.cache_clear()  # (the process keeps each deal's events: these are not the engine's)
+    yield
+    selectors._dealt.cache_clear()
 
 
 def test_each_viewer_reads_the_log_in_its_language_and_only_what_it_may(alice, bob, started_table, worded):

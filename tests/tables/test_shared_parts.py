@@ -1,39 +1,40 @@
-"""{% shared %}: the parts of a frame every viewer sees alike are rendered once per change, and a frame
-drawn with them is exactly the frame drawn without (no viewer ever gets another viewer's part)."""
+"""{% shared %}: a frame's parts are drawn once per process for the values they read (tables.parts), and a
+frame drawn with them is exactly the frame drawn without, move after move (no viewer ever gets another
+viewer's part, nor a part of an earlier position)."""
 
 import random
 
 import pytest
+from django.template import Context, Engine, TemplateSyntaxError
 
 from rules import registry
-from tables import rendering, services
+from tables import parts, rendering, services
 from tables.models import Table
 
 pytestmark = pytest.mark.django_db
 
 
-def frames(table, users, shared: bool) -> dict:
-    """Every viewer's frame (each seat, a spectator) in each language: one snapshot for all of them, as a
-    change renders them, or a fresh snapshot per frame (nothing shared)."""
+def frames(table, users, memo: bool) -> dict:
+    """Every viewer's frame (each seat, a spectator) in each language, from one snapshot as a change draws
+    them: with the parts kept, or every part drawn anew."""
     snapshot = rendering.Snapshot.read(table)
-    out = {}
-    for lang in ("en", "fr"):
-        for user in [*users, None]:
-            if not shared:
-                snapshot = rendering.Snapshot.read(table)
-            out[lang, user.username if user else None] = snapshot.frame(user, lang)
-    return out
+    snapshot.memo = memo
+    return {
+        (lang, user.username if user else None): snapshot.frame(user, lang)
+        for lang in ("en", "fr")
+        for user in [*users, None]
+    }
 
 
 @pytest.mark.parametrize("game", sorted(registry.games()))
-def test_a_frame_drawn_with_shared_parts_is_the_frame_drawn_without(game, make_user, started_table):
+def test_a_frame_drawn_with_kept_parts_is_the_frame_drawn_without(game, make_user, started_table):
     engine = registry.games()[game]
     users = [make_user(f"p{i}") for i in range(min(4, engine.max_players))]
     table = started_table(game, users)
     rnd = random.Random(7)
-    for _ in range(30):
+    for _ in range(60):
         table = Table.objects.get(pk=table.pk)
-        assert frames(table, users, shared=True) == frames(table, users, shared=False)
+        assert frames(table, users, memo=True) == frames(table, users, memo=False)
         if table.status != Table.PLAYING:
             break
         state = table.engine.load(table.state)
@@ -42,11 +43,81 @@ def test_a_frame_drawn_with_shared_parts_is_the_frame_drawn_without(game, make_u
         services.play_move(table.pk, users[seat], move, table.seq)
 
 
-def test_a_change_renders_a_shared_part_once_for_all_its_viewers(make_user, started_table):
+def test_a_part_every_viewer_sees_alike_is_drawn_once_and_not_again_while_it_does_not_change(
+    make_user, started_table, monkeypatch
+):
+    monkeypatch.setattr(parts, "_kept", {})  # (earlier tests drew this very position)
     users = [make_user(f"p{i}") for i in range(4)]
     table = started_table("cosmic_crowns", users)
     snapshot = rendering.Snapshot.read(table)
-    for user in [*users, None]:
+    snapshot.frame(users[0], "en")
+    first = parts.renders
+    for user in [*users[1:], None]:
         snapshot.frame(user, "en")
-    names = [key[0] for key in snapshot._parts]
-    assert sorted(names) == sorted(["cc-top", "cc-trick", "cc-last-round"] + ["cc-seat"] * 4)
+    again = parts.renders - first
+    # The other viewers draw only their own parts (hands, prompts, the status of their seat); the round's
+    # header, the seats' stacks, the trick, the log are the first viewer's.
+    assert 0 < again <= 4 * 6
+    before = parts.renders
+    for user in [*users, None]:
+        rendering.Snapshot.read(Table.objects.get(pk=table.pk)).frame(user, "en")
+    assert parts.renders == before  # the same position again: nothing drawn anew
+
+
+def template(source: str):
+    engine = Engine(
+        libraries={"table_tags": "tables.templatetags.table_tags", "i18n": "django.templatetags.i18n"}
+    )
+    return engine.from_string("{% load table_tags i18n %}" + source)
+
+
+def inputs(source: str) -> list[str]:
+    template_ = template(source)
+    node = next(n for n in template_.nodelist if type(n).__name__ == "SharedNode")
+    return [v.var for v in node.inputs]
+
+
+def test_a_parts_inputs_are_what_it_reads_but_not_the_names_it_binds():
+    assert inputs(
+        '{% shared "p" %}{% for e in v.trick %}{{ e.card|index:n }}{% with x=w.y %}{{ x }}{% endwith %}'
+        '{% endfor %}{% if a.b in c %}{% translate "t" as t %}{{ t }}{% endif %}{% endshared %}'
+    ) == ["a.b", "c", "n", "v.trick", "w.y"]
+    # A name bound outside the part (here by a loop around it) is one of its inputs.
+    assert inputs('{% shared "p" %}{{ m.lines }}{% endshared %}') == ["m.lines"]
+    # The shortest path read covers the longer ones.
+    assert inputs('{% shared "p" %}{{ v.a }}{{ v }}{{ v.b.c }}{% endshared %}') == ["v"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '{% shared "p" %}{% include name %}{% endshared %}',  # which template, hence its reads, is unknown
+        '{% shared "p" %}{{ deadline|timeuntil }}{% endshared %}',  # it changes by itself
+        '{% shared "p" %}{% csrf_token %}{% endshared %}',  # a tag that reads the context: not declared
+    ],
+)
+def test_a_part_whose_reads_cannot_be_known_does_not_load(source):
+    with pytest.raises(TemplateSyntaxError):
+        inputs(source)
+
+
+def test_a_part_whose_input_is_not_plain_data_is_drawn_every_time(monkeypatch):
+    monkeypatch.setattr(parts, "_kept", {})
+    part = template('{% shared "p" %}{{ thing }}{% endshared %}')
+
+    class Thing:
+        def __init__(self, name):
+            self.name = name
+
+        def __str__(self):
+            return self.name
+
+    before = parts.renders
+    for name in ("a", "b", "a"):
+        assert part.render(Context({"thing": Thing(name), "shared_parts": True})) == name
+    assert parts.renders == before  # (not through the memo: a Thing has no value to key it by)
+    # A part that reads plain values is kept: drawn once per value.
+    part = template('{% shared "p" %}{{ thing.name }}{% endshared %}')
+    for name in ("a", "b", "a"):
+        assert part.render(Context({"thing": Thing(name), "shared_parts": True})) == name
+    assert parts.renders == before + 2
