@@ -161,6 +161,12 @@ def main():
             f"{game:<15}{r['cpu']:>8.2f}{r['get']:>7.2f}{r['post']:>7.2f}{r['frames']:>8.2f}"
             f"{r['queries']:>9.1f}{drawn:>13}"
         )
+    if parts:  # what the memo holds after every game's moves, against its cap
+        kept = list(parts._kept.values())
+        size = sum(sys.getsizeof(html) for html in kept) + sys.getsizeof(parts._kept) + 49 * len(kept)
+        print(
+            f"kept frame parts: {len(kept)} of {parts.KEPT_PARTS}, {size / 2**20:.1f} MiB (markup and keys)"
+        )
 
 
 if __name__ == "__main__":
