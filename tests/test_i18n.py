@@ -249,7 +249,7 @@ def test_forms_errors_and_messages_are_french(world, client):
         client.post("/accounts/signup/", bad_signup, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     )
     french = visible(client.post("/accounts/signup/", bad_signup, HTTP_ACCEPT_LANGUAGE="fr").content.decode())
-    assert "Un nom d'utilisateur compte au plus 30 caractères (celui-ci en a 40)." in french
+    assert "Un nom d’utilisateur compte au plus 30 caractères (celui-ci en a 40)." in french
     assert not untranslated(english, french)
     wrong = {"username": "alice", "password": "wrong"}
     french = visible(client.post("/accounts/login/", wrong, HTTP_ACCEPT_LANGUAGE="fr").content.decode())
@@ -403,7 +403,7 @@ def test_platform_errors_follow_the_readers_language(alice, bob, started_table, 
     answer = client_for(waiting).post(
         f"/tables/{table.pk}/move/", {"move": '{"type": "draw"}', "seq": table.seq}, HTTP_ACCEPT_LANGUAGE="fr"
     )
-    assert answer.status_code == 403 and "Ce n&#x27;est pas à vous de jouer." in answer.content.decode()
+    assert answer.status_code == 403 and "Ce n’est pas à vous de jouer." in answer.content.decode()
 
 
 # --- Chronica's deck sentences (rules.core Texts, worded in the reader's language) ---------------------

@@ -10,8 +10,8 @@ A power is ``{"when": TRIGGER, "do": EFFECT, "n": int, ...}`` with optional keys
   read around the card's own slot;
 - ``domain``: the domain a ``bonus`` changes.
 
-Adjacency: only cards side by side are adjacent (the rulebook: « Les cartes placées l'une derrière
-l'autre ne sont pas adjacentes »): frontier slot i with i-1 and i+1 (0-3), hinterland slot i with i-1 and
+Adjacency: only cards side by side are adjacent (the rulebook: « Les cartes placées l’une derrière
+l’autre ne sont pas adjacentes »): frontier slot i with i-1 and i+1 (0-3), hinterland slot i with i-1 and
 i+1 (4-7). Hinterland slot i+4 is *behind* frontier slot i, not adjacent to it.
 
 The engine (engine.py) fires the triggers; this module holds no state and changes none.
@@ -280,13 +280,13 @@ CONDITION_TEXT = {
         "province_has": "if your province holds {a} {arg} card",
     },
     "fr": {
-        "next_to_category": "à côté d'une carte {arg}",
-        "next_to_era": "à côté d'une carte de l'époque {arg}",
+        "next_to_category": "à côté d’une carte {arg}",
+        "next_to_era": "à côté d’une carte de l’époque {arg}",
         "province_has": "si votre Province contient une carte {arg}",
     },
 }
 NEEDS_TEXT = {"en": "Placed only {cond}.", "fr": "Ne se pose que {cond}."}
-WHILE_TEXT = {"en": " while {cond}", "fr": " tant qu'elle est {cond}"}
+WHILE_TEXT = {"en": " while {cond}", "fr": " tant qu’elle est {cond}"}
 WHILE_HAS_TEXT = {"en": " {cond}", "fr": " {cond}"}
 TRIGGER_TEXT = {
     "en": {
@@ -321,9 +321,9 @@ EFFECT_TEXT = {
     },
     "fr": {
         "draw": ("piochez une carte", "piochez {n} cartes"),
-        "gain": ("gagnez 1 point d'Honneur", "gagnez {n} points d'Honneur"),
-        "sap": ("l'adversaire perd 1 point d'Honneur", "l'adversaire perd {n} points d'Honneur"),
-        "shield": ("elle ne peut pas être la cible d'une Action",) * 2,
+        "gain": ("gagnez 1 point d’Honneur", "gagnez {n} points d’Honneur"),
+        "sap": ("l’adversaire perd 1 point d’Honneur", "l’adversaire perd {n} points d’Honneur"),
+        "shield": ("elle ne peut pas être la cible d’une Action",) * 2,
         "bonus": ("+{n} en {domain} en défense",) * 2,
         "recover": ("reprenez en main la carte du dessus de votre défausse",) * 2,
         "fervour": ("vous pouvez jouer une autre carte",) * 2,
@@ -346,7 +346,7 @@ def text(pw: dict, lang: str) -> str:
         cond = condition_text(pw["needs"], lang)
         line = NEEDS_TEXT[lang].format(cond=cond)
         if lang == "fr" and cond[0] in "aàeéiou":
-            line = line.replace("que ", "qu'", 1)  # « ne se pose qu'à côté »
+            line = line.replace("que ", "qu’", 1)  # « ne se pose qu’à côté »
         parts.append(line)
     one, many = EFFECT_TEXT[lang][pw["do"]]
     effect = (one if pw["n"] <= 1 else many).format(

@@ -122,7 +122,7 @@ REASONS = {
 }
 HONOUR_LOST = {
     "en": "{seat} loses {amount} honour ({reason}).",
-    "fr": "{seat} perd {amount} point{s} d'Honneur ({reason}).",
+    "fr": "{seat} perd {amount} point{s} d’Honneur ({reason}).",
 }
 ENDS = {
     "en": {
@@ -131,7 +131,7 @@ ENDS = {
         "deck": "{seat} drew the last card",
     },
     "fr": {
-        "honour": "{seat} n'a plus d'Honneur",
+        "honour": "{seat} n’a plus d’Honneur",
         "province": "la Province de {seat} est pleine",
         "deck": "{seat} a pioché la dernière carte",
     },
@@ -156,7 +156,7 @@ LIMITS = {  # why the honour moved less than the comparison says
     "fr": {
         "cap": ", Honneur {change} (jamais plus de 10)",
         "floor": ", Honneur {change} (jamais moins de 0)",
-        "replace": ", aucun Honneur gagné (remplacer un Édifice ne peut qu'en faire perdre)",
+        "replace": ", aucun Honneur gagné (remplacer un Édifice ne peut qu’en faire perdre)",
     },
 }
 
@@ -198,9 +198,9 @@ def _game_over(event: Event, words: Words) -> str:
 POWER_HONOUR = {
     "en": ("{card}'s power: {seat} gains {n} honour.", "{card}'s power: {seat} loses {n} honour.",
            "{card}'s power: {seat}'s honour does not move (from 0 to 10)."),
-    "fr": ("Pouvoir de {card} : {seat} gagne {n} point{s} d'Honneur.",
-           "Pouvoir de {card} : {seat} perd {n} point{s} d'Honneur.",
-           "Pouvoir de {card} : l'Honneur de {seat} ne bouge pas (de 0 à 10)."),
+    "fr": ("Pouvoir de {card} : {seat} gagne {n} point{s} d’Honneur.",
+           "Pouvoir de {card} : {seat} perd {n} point{s} d’Honneur.",
+           "Pouvoir de {card} : l’Honneur de {seat} ne bouge pas (de 0 à 10)."),
 }  # fmt: skip
 POWER_BONUS = {
     "en": "{card}'s power: +{n} {dom} in defence.",
@@ -474,15 +474,15 @@ EXPLAIN = {
         "nothing": "No honour changes.",
     },
     "fr": {
-        "honour_lost": "L'adversaire perd {amount} point{s} d'Honneur ({reason}).",
+        "honour_lost": "L’adversaire perd {amount} point{s} d’Honneur ({reason}).",
         "fervour": "Ferveur populaire : vous pourrez jouer une autre carte.",
         "power_fervour": "Un pouvoir vous permettra de jouer une autre carte.",
         "power_honour": {
             "mine": "Pouvoir de {card} : votre Honneur {change}.",
-            "theirs": "Pouvoir de {card} : Honneur d'un adversaire {change}.",
+            "theirs": "Pouvoir de {card} : Honneur d’un adversaire {change}.",
         },
-        "game_over": "La partie s'arrête là.",
-        "nothing": "L'Honneur ne change pas.",
+        "game_over": "La partie s’arrête là.",
+        "nothing": "L’Honneur ne change pas.",
     },
 }
 

@@ -288,14 +288,14 @@ MESSAGES: dict[str, dict[str, Any]] = {
             "Le Diable révèle : {card} (Champ de Bataille {clan})", "Le Diable révèle : {card}"
         ),
         "thief_reveal": "Voleur révélé : {seat} remet une couronne dans la réserve",
-        "thief_reveal_no_crown": "Voleur révélé : {seat} n'a aucune couronne à remettre",
+        "thief_reveal_no_crown": "Voleur révélé : {seat} n’a aucune couronne à remettre",
         "assassin_reveal": "Assassin révélé : {seat} est assassiné et joue {card} au hasard",
         "played": "{seat} joue {card}",
         "discarded": "{seat} se défausse de {card}",
         "bid": "{seat} parie {tricks}",
         "chose_clan": _clan("{seat} choisit le clan du Champ de Bataille : {clan}"),
         "assassinated": "{seat} assassine {target_seat} : {card} est joué au hasard",
-        "no_victim": "L'Assassin de {seat} n'a plus personne à désigner",
+        "no_victim": "L’Assassin de {seat} n’a plus personne à désigner",
         "stole": "Le Voleur de {seat} vole une couronne à {from_seat}",
         "stole_from_pile": "Le Voleur de {seat} prend une couronne dans la réserve",
         "stack_empty": _clan("La pile est vide : le clan du Champ de Bataille reste {clan}"),
@@ -304,8 +304,8 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "tie_brawl": "Égalité pour le plus de couronnes entre {seats} : Égalité Furieuse !",
         "game_over": _either(
             _sole,
-            "Fin de la partie : {seats} gagne et devient Souverain de l'Univers",
-            "Fin de la partie : {seats} gagnent et deviennent Souverains de l'Univers",
+            "Fin de la partie : {seats} gagne et devient Souverain de l’Univers",
+            "Fin de la partie : {seats} gagnent et deviennent Souverains de l’Univers",
         ),
     },
 }

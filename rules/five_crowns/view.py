@@ -26,7 +26,7 @@ FR_SUITS = {"star": "Étoiles", "heart": "Cœurs", "club": "Trèfles", "spade": 
 
 
 def card_name(code: str, lang: str = "en") -> str:
-    """``Queen of stars`` / ``Dame d'Étoiles``, ``7 of hearts`` / ``7 de Cœurs``, ``Joker``."""
+    """``Queen of stars`` / ``Dame d’Étoiles``, ``7 of hearts`` / ``7 de Cœurs``, ``Joker``."""
     if code not in CARDS:
         return code
     if lang != "fr":
@@ -35,7 +35,7 @@ def card_name(code: str, lang: str = "en") -> str:
         return "Joker"
     rank, suit = CARDS[code]
     suit_name = FR_SUITS[SUITS[suit]]
-    of = "d'" if suit_name[0] in "ÉAEIOU" else "de "
+    of = "d’" if suit_name[0] in "ÉAEIOU" else "de "
     return f"{FR_RANKS.get(rank, str(rank))} {of}{suit_name}"
 
 
@@ -195,7 +195,7 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "discarded": "{seat} rejette {card} sur la défausse",
         "went_out": "{seat} expose et rejette {card}",
         "last_turns": "Les autres joueurs ont encore un tour de jeu",
-        "piles_empty": "La pioche et la défausse sont vides : la donne s'arrête",
+        "piles_empty": "La pioche et la défausse sont vides : la donne s’arrête",
         "stock_rebuilt": "La défausse, sauf sa dernière carte, est mélangée pour former une nouvelle pioche",
         "round_scored": _scored("Donne {round} comptée : {scored}"),
         "game_over": _game_over(

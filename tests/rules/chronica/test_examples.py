@@ -134,7 +134,7 @@ READINGS = [
             "alice lance une Action : Charles le Chauve contre Abbaye Notre-Dame de Cîteaux + Sainte Odile, chez bob, "
             "en frontière 1.",
             "Charles le Chauve (Érudition 2) contre Abbaye Notre-Dame de Cîteaux + Sainte Odile (Érudition 11) : \u22129.",
-            "bob perd 1 point d'Honneur (Action contre un Édifice occupé).",
+            "bob perd 1 point d’Honneur (Action contre un Édifice occupé).",
             "Ferveur populaire : alice peut jouer une autre carte.",
         ],
     ),
@@ -151,7 +151,7 @@ READINGS = [
             "alice lance une Action : Charles le Chauve contre Château de Bonaguil + Louis VIII le Lion, chez bob, "
             "en frontière 1.",
             "Charles le Chauve (Prestige 4) contre Château de Bonaguil + Louis VIII le Lion (Prestige 3) : +1.",
-            "bob perd 1 point d'Honneur (Action contre un Édifice occupé).",
+            "bob perd 1 point d’Honneur (Action contre un Édifice occupé).",
             "Ferveur populaire : alice peut jouer une autre carte.",
         ],
     ),
@@ -171,7 +171,7 @@ READINGS = [
             "Sainte Odile, chez bob, en frontière 1.",
             "Charles le Chauve + Saint Eustache de Fly (Érudition 6) contre Abbaye Notre-Dame de Cîteaux + "
             "Sainte Odile (Érudition 11) : \u22125.",
-            "bob perd 1 point d'Honneur (Action contre un Édifice occupé).",
+            "bob perd 1 point d’Honneur (Action contre un Édifice occupé).",
             "Ferveur populaire : alice peut jouer une autre carte.",
         ],
     ),
@@ -189,7 +189,7 @@ READINGS = [
             "alice bâtit Château de Vincennes en frontière 1.",
             "alice y accueille Philippe Auguste, Personnage Errant de bob.",
             "Château de Vincennes (Guerre 5) contre Philippe Auguste (Guerre 8) : \u22123.",
-            "bob perd 1 point d'Honneur (un Édifice occupé).",
+            "bob perd 1 point d’Honneur (un Édifice occupé).",
             "alice pioche une carte.",
         ],
     ),

@@ -321,7 +321,7 @@ def test_a_power_refusing_a_move_reads_in_french():
         GAME.apply(state, 0, move)
     name = CARD_BY_CODE[placed_only]["name"]
     assert str(caught.value) == f"{name} is placed only next to a Faith card."
-    assert caught.value.words("fr") == f"{name} se pose seulement à côté d'une carte Foi."
+    assert caught.value.words("fr") == f"{name} se pose seulement à côté d’une carte Foi."
     shield = next(
         code for code in POWERED if P.POWERS[code]["do"] == "shield" and "while" not in P.POWERS[code]
     )

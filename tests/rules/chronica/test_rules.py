@@ -747,7 +747,7 @@ def test_preview_leaves_the_state_untouched_and_explains_plain_moves():
         "honour_delta": 0,
         "opponent_honour_delta": {1: 0},
         "events": [],
-        "explanation": {"en": "No honour changes.", "fr": "L'Honneur ne change pas."},
+        "explanation": {"en": "No honour changes.", "fr": "L’Honneur ne change pas."},
     }
 
 
@@ -829,7 +829,7 @@ def test_narration_reports_honour_fervour_and_the_end():
     lines = GAME.narrate(low, 0, action(CHARLES, 1, 0), over, ["alice", "bob"], None)
     assert lines[-1] == "Game over: alice has no honour left. Victory points: 0, 0. bob wins."
     lines = GAME.narrate(low, 0, action(CHARLES, 1, 0), over, ["alice", "bob"], None, "fr")
-    assert lines[-1] == "Fin de la partie : alice n'a plus d'Honneur. Points de victoire : 0, 0. bob gagne."
+    assert lines[-1] == "Fin de la partie : alice n’a plus d’Honneur. Points de victoire : 0, 0. bob gagne."
 
 
 def test_with_three_players_building_under_your_wandering_character_names_the_opponent():
@@ -892,7 +892,7 @@ def test_the_view_speaks_the_shared_vocabulary():
             "Château de Chambord (Prestige 7) against Château de Bonaguil (Prestige 3): +4, no honour gained "
             "(replacing a building can only lose honour).",
             "Château de Chambord (Prestige 7) contre Château de Bonaguil (Prestige 3) : +4, aucun Honneur gagné "
-            "(remplacer un Édifice ne peut qu'en faire perdre).",
+            "(remplacer un Édifice ne peut qu’en faire perdre).",
         ),
     ],
 )

@@ -163,7 +163,7 @@ def test_the_end_and_the_tie_brawl_are_told_in_french():
     before = play(end, (0, "eagle-5"))
     after = GAME.apply(before, 1, move)
     assert GAME.narrate(before, 1, move, after, names, 0, "fr")[-1] == (
-        "Fin de la partie : bob gagne et devient Souverain de l'Univers"
+        "Fin de la partie : bob gagne et devient Souverain de l’Univers"
     )
     tied = build([["eagle-10"], ["eagle-5"]], top="frog-3", round_no=10, crowns=[3, 4])
     before = play(tied, (0, "eagle-10"))

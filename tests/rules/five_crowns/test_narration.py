@@ -66,7 +66,7 @@ def test_every_event_kind_met_in_playouts_has_words_in_both_languages(steps):
     assert events[0] == {"kind": "piles_empty"}
     assert (
         narrate(GAME, events, NAMES[:3], 0, "fr")[0]
-        == "La pioche et la défausse sont vides : la donne s'arrête"
+        == "La pioche et la défausse sont vides : la donne s’arrête"
     )
 
 
@@ -109,7 +109,7 @@ def test_the_drawer_reads_the_card_in_french_and_the_others_a_twin_line():
         {"kind": "drew", "seat": 1, "to": [0, 2, None]},
         {"kind": "drew_card", "seat": 1, "card": "K-star", "to": [1]},
     ]
-    assert GAME.narrate(state, 1, move, after, NAMES[:3], 1, "fr") == ["bob prend Roi d'Étoiles de la pioche"]
+    assert GAME.narrate(state, 1, move, after, NAMES[:3], 1, "fr") == ["bob prend Roi d’Étoiles de la pioche"]
     assert GAME.narrate(state, 1, move, after, NAMES[:3], None, "fr") == ["bob prend une carte de la pioche"]
 
 
@@ -150,7 +150,7 @@ def test_card_names_in_both_languages():
     assert [
         card_name(c, "fr") for c in ("K-star", "Q-diamond", "J-club", "10-heart", "3-spade", "joker")
     ] == [
-        "Roi d'Étoiles",
+        "Roi d’Étoiles",
         "Dame de Carreaux",
         "Valet de Trèfles",
         "10 de Cœurs",

@@ -19,7 +19,7 @@ def test_a_card_not_in_hand_is_named_in_french():
     state = GAME.apply(state, 1, {"type": "draw", "source": "stock"})
     exc = refused(state, 1, {"type": "discard", "card": "3-star"})
     assert str(exc) == "3 of stars is not in your hand."
-    assert exc.words("fr") == "3 d'Étoiles n’est pas dans votre main."
+    assert exc.words("fr") == "3 d’Étoiles n’est pas dans votre main."
 
 
 def test_the_house_rule_names_the_card_just_taken_in_french():
