@@ -10,8 +10,8 @@ A power is ``{"when": TRIGGER, "do": EFFECT, "n": int, ...}`` with optional keys
   read around the card's own slot;
 - ``domain``: the domain a ``bonus`` changes.
 
-Adjacency: only cards side by side are adjacent (the rulebook: « Les cartes placées l’une derrière
-l’autre ne sont pas adjacentes »): frontier slot i with i-1 and i+1 (0-3), hinterland slot i with i-1 and
+Adjacency: only cards side by side are adjacent (the rulebook: « Les cartes placées l'une derrière
+l'autre ne sont pas adjacentes »): frontier slot i with i-1 and i+1 (0-3), hinterland slot i with i-1 and
 i+1 (4-7). Hinterland slot i+4 is *behind* frontier slot i, not adjacent to it.
 
 The engine (engine.py) fires the triggers; this module holds no state and changes none.
