@@ -870,7 +870,7 @@ def describe_effect(effect: str, args: dict) -> str:
 
 
 # The same texts in French (rulebook 003: Défausse, Influence, Recrutement, Sacrifice, Soutien; RULINGS'
-# glossary: réserve, cimetière, zone de recrutement, zone d'assistance, Drama).
+# glossary: réserve, cimetière, zone de recrutement, zone d’assistance, Drama).
 _RES_NAME_FR = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT", "any": "au choix", "wild": "joker"}
 _KIND_TEXT_FR = {
     "discard": "Défausse",

@@ -279,7 +279,7 @@ class Cosplay(core.BaseGame):
         ),
         "fr": (
             "Deck building : recrutez des cosplayeurs et cosplayeuses, équipez-les et remplissez des "
-            "objectifs pour former l'équipe la plus prestigieuse."
+            "objectifs pour former l’équipe la plus prestigieuse."
         ),
     }
     min_players = 2

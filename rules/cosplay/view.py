@@ -202,7 +202,7 @@ def build_view(state: dict, seat: int | None) -> dict:
 # Every event kind of the engine (``effects.event``) has a message in each language of
 # ``rules.core.LANGUAGES``: a format over the event's fields in words, or a function
 # ``(event, words) -> str``. French follows rulebook 003 and RULINGS' glossary (bibliothèque,
-# zone de recrutement, zone d'assistance, réserve, défausse, cimetière, Drama).
+# zone de recrutement, zone d’assistance, réserve, défausse, cimetière, Drama).
 
 RES_WORD = {"badass": "BADASS", "kawaii": "KAWAII", "craft": "CRAFT"}
 WHAT = {
@@ -296,12 +296,12 @@ MESSAGES: dict[str, dict] = {
     },
     "fr": {
         "end_turn": "{seat} termine son tour",
-        "place": "{seat} pose {card} dans sa zone d'assistance",
+        "place": "{seat} pose {card} dans sa zone d’assistance",
         "attach": "{seat} affecte {card} à {host_card}",
         "discard": "{seat} défausse {card} pour sa capacité",
         "sacrifice": "{seat} sacrifie {card} pour sa capacité",
         "recruit": _paid("{seat} recrute {card} en zone de recrutement {zone}"),
-        "objective": _paid("{seat} remplit {card} (+{vp} points d'objectif)"),
+        "objective": _paid("{seat} remplit {card} (+{vp} points d’objectif)"),
         "poach": _paid("{seat} recrute {card} chez {victim_seat} grâce à {enabler_card}"),
         "drama": "{seat} envoie le Drama {card} dans la défausse de {target_seat}",
         "gain": lambda e, w: f"{w.seat(e['seat'])} gagne {e['n']} {RES_WORD[e['res']]} pour ce tour",
@@ -319,8 +319,8 @@ MESSAGES: dict[str, dict] = {
         "graveyard": "{card} quitte la zone de recrutement 6 pour le cimetière",
         "refill": "Nouvelles cartes en zone de recrutement : {cards}",
         "short": "La bibliothèque ne peut plus alimenter les zones de recrutement",
-        "new_objective": "Pile d'objectifs {pile} : {card} (niveau {level})",
-        "closed_objective": "La pile d'objectifs {pile} est fermée",
+        "new_objective": "Pile d’objectifs {pile} : {card} (niveau {level})",
+        "closed_objective": "La pile d’objectifs {pile} est fermée",
         "drama_back": "{seat} replace {cards} sur la réserve de Drama",
         "turn": "Au tour de {seat}",
         "over": _over,
