@@ -6,6 +6,7 @@ that serve the request (the `Host` header, an allowed host; https when the socke
 says so through SECURE_PROXY_SSL_HEADER), or one of CSRF_TRUSTED_ORIGINS.
 """
 
+import gc
 import os
 import sys
 from urllib.parse import urlsplit
@@ -114,3 +115,13 @@ application = ProtocolTypeRouter(
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Python's cyclic garbage collector stops every thread while it walks the objects it tracks, and the site
+# holds many long-lived ones (Django's URL and template machinery, the kept frame parts' keys, the sockets'
+# state): a full walk is a pause of tens of milliseconds in the middle of some move's frames. Objects that
+# exist once the application is built live as long as the process: freeze them out of every walk, and run
+# the youngest generation less often (a move makes thousands of short-lived objects). bench/live.py, 25
+# tables x 4 seats at 50 moves/s, two runs each: p95 / p99 37 / 84 and 15 / 61 ms before, 15 / 25 and
+# 13 / 23 ms after, the median unchanged (10-11 ms).
+gc.freeze()
+gc.set_threshold(20_000, 50, 100)
