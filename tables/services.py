@@ -87,10 +87,6 @@ def _check_seq(table: Table, seq) -> None:
         )
 
 
-def _seats(table: Table) -> list[Seat]:
-    return selectors.read_seats(table)
-
-
 # --- Creating, joining, leaving, starting ---------------------------------------------
 
 
@@ -246,7 +242,7 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
         raise NotFound(gettext("No such table."))
     if table.status != Table.OPEN:
         raise Conflict(gettext("This table is no longer open."))
-    seats = _seats(table)
+    seats = selectors.read_seats(table)
     if seat_of(seats, user) is not None:
         raise Conflict(gettext("You already have a seat at this table."))
     free = [seat for seat in seats if not seat.taken]
@@ -308,7 +304,7 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
         raise Forbidden(gettext("Only the table's creator can start it."))
     if table.status != Table.OPEN:
         raise Conflict(gettext("This table is not open."))
-    seats = _seats(table)
+    seats = selectors.read_seats(table)
     if not all(seat.taken for seat in seats):
         raise Conflict(gettext("Every seat must be taken before the start."))
     engine = table.engine
@@ -468,7 +464,7 @@ def time_out(table_id, now=None) -> list[int]:
         table = _locked_table(table_id)
         if table.status != Table.PLAYING or table.deadline is None or table.deadline > now:
             return []
-        seats = _seats(table)
+        seats = selectors.read_seats(table)
         replaced = []
         for i in table.to_act:
             seat = seats[i]
@@ -495,7 +491,7 @@ def _my_seat(
     table = _locked_table(table_id)
     if table.status != status:
         raise Conflict(wrong_status or gettext("This game is not being played."))
-    seats = _seats(table)
+    seats = selectors.read_seats(table)
     index = seat_of(seats, user)
     if index is None:
         raise no_seat or Forbidden(gettext("You have no seat at this table."))
@@ -642,7 +638,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
         table = _locked_table(table_id)
         if not may_watch(table, user, invite):
             raise NotFound(gettext("No such table."))
-        seats = _seats(table)
+        seats = selectors.read_seats(table)
         if not social.may_write(table, seats, user):
             if user is None or not user.is_authenticated:
                 raise Forbidden(gettext("Sign in to write in the chat."))
@@ -671,7 +667,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
 def mute_chat(table_id, user, muted: bool) -> bool:
     """A player hides (or shows again) the table's chat for themselves."""
     table = _locked_table(table_id)
-    index = seat_of(_seats(table), user)
+    index = seat_of(selectors.read_seats(table), user)
     if index is None:
         raise Forbidden(gettext("Only a player at the table can mute its chat."))
     Seat.objects.filter(table=table, index=index).update(chat_muted=bool(muted))
@@ -705,7 +701,7 @@ def invite(table_id, user, username) -> Invitation:
     from tables import notifications
 
     table = _locked_table(table_id)
-    seats = _seats(table)
+    seats = selectors.read_seats(table)
     if seat_of(seats, user) is None and table.created_by_id != user.pk:
         raise Forbidden(gettext("Only a player at the table can invite."))
     if table.status != Table.OPEN:
@@ -744,7 +740,7 @@ def take_back(table_id, user, seq) -> MoveResult:
     the moves that stand from the seed. Judged like a move: 404, 403, 400, 409 stale seq, 409 nothing."""
     with transaction.atomic():
         table = _locked_table(table_id)
-        seats = _seats(table)
+        seats = selectors.read_seats(table)
         seat = seat_of(seats, user)
         if seat is None:
             raise Forbidden(gettext("You have no seat at this table."))

@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from tables import access, services, social
+from tables import access, selectors, services, social
 from tables.models import Invitation
 
 
@@ -90,7 +90,7 @@ def chat_mute(request, pk):
         return _message(exc.message, exc.status)
     if not request.htmx:
         return redirect(table)
-    seats = services._seats(table)
+    seats = selectors.read_seats(table)
     ctx = {"table": table, **social.chat_context(table, seats, request.user)}
     ctx["takeback_moves"] = sorted(table.engine.takeback_moves)
     return render(request, "tables/_chat.html", ctx)
@@ -111,7 +111,7 @@ def invite(request, pk):
     table.refresh_from_db()
     if not request.htmx:
         return redirect(table)
-    ctx.update(invite_context(request, table, services._seats(table)))
+    ctx.update(invite_context(request, table, selectors.read_seats(table)))
     return render(request, "tables/_invite.html", ctx)
 
 
