@@ -30,6 +30,11 @@ MARKUP = [
     "\n\n\t",
 ]
 chat_texts = st.sampled_from(MARKUP) | any_text | form_text | st.text(max_size=600)
+# What a browser can post in a form (UTF-8: no lone surrogate, which Django's test client cannot even encode;
+# the services refuse one: test_the_services_refuse_surrogates_with_a_message).
+form_texts = (
+    st.sampled_from(MARKUP) | form_text | st.text(st.characters(exclude_categories=("Cs",)), max_size=600)
+)
 
 
 @pytest.fixture
@@ -98,7 +103,7 @@ def alice_client(alice, client_for):
 
 
 @fuzz_settings(100)
-@given(text=chat_texts, phrase=st.none() | form_text)
+@given(text=form_texts, phrase=st.none() | form_text)
 def test_the_page_never_answers_500_and_frames_stay_escaped(table, alice_client, text, phrase):
     cache.clear()
     data = {"text": text} if phrase is None else {"text": text, "phrase": phrase}
