@@ -74,7 +74,7 @@ def main():
                     game.append(len(ctx.captured_queries))
                 # A game's first and last 20 moves but its very last (which ends the game: the result,
                 # ratings, history), shown apart: queries per move must not grow with the game.
-                queries.append((game[:20], game[-21:-1]))
+                queries.append((game[:-1][:20], game[:-1][-20:]))
                 ends.append(game[-1])
             times.sort()
             first = [q for early, _ in queries for q in early]
