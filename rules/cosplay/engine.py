@@ -1,6 +1,7 @@
 """Cosplay Team Battle: the engine (rulebook 003 as fixed by RULINGS.md).
 
-State (a plain dict, besides BaseGame's seed/draws/players/options):
+State (a plain dict, besides BaseGame's seed/draws/players/options; the one option, ``finish_round``,
+is a house rule: see ``finish_round``):
 
 - ``library``: codes, top first; ``zones``: recruitment zones 1..6 (index 0 = zone 1), code or None;
   ``graveyard``: codes, top last; ``drama``: the Drama reserve, top last.
@@ -46,6 +47,8 @@ from rules.cosplay.moves import (
     ZONES,
     candidate_moves,
     check_move,
+    finish_round,
+    last_round,
 )
 from rules.cosplay.payments import assist_entry, pay_for, resolve_payment
 from rules.cosplay.scoring import score, winners
@@ -191,6 +194,7 @@ def end_turn(state: dict) -> None:
     """The initialisation phase (steps 1-5), the end check, then the next player's preparation."""
     seat = state["active"]
     zones = state["zones"]
+    reached_before = last_round(state)
     # 1. The card in zone 6 goes to the graveyard.
     if zones[ZONES - 1]:
         state["graveyard"].append(zones[ZONES - 1])
@@ -201,6 +205,7 @@ def end_turn(state: dict) -> None:
     zones[:] = [None] * (ZONES - len(cards)) + cards
     # 3. Empty zones refill from the library, the highest first.
     new = []
+    was_short = state["short"]
     for z in range(ZONES - 1, -1, -1):
         if zones[z] is None:
             if state["library"]:
@@ -210,7 +215,7 @@ def end_turn(state: dict) -> None:
                 state["short"] = True
     if new:
         event(state, "refill", cards=new)
-    if state["short"]:
+    if state["short"] and not was_short:
         event(state, "short")
     # 4. Fulfilled objectives give way to the next level.
     for i, pile in enumerate(state["objectives"]):
@@ -228,7 +233,10 @@ def end_turn(state: dict) -> None:
     target = max(2, HAND_SIZE - state["tp"]["fatigue"])
     fx.draw(state, seat, max(0, target - len(me["hand"])), reshuffle=True)
     state["queue"] = []
-    if state["short"] or not any(p["card"] for p in state["objectives"]):
+    last = state["players"] - 1
+    if last_round(state) and finish_round(state) and seat != last and not reached_before:
+        event(state, "last_round", last_seat=last)
+    if last_round(state) and (not finish_round(state) or seat == last):
         state["over"] = True
         scores = [score(state, s) for s in range(state["players"])]
         event(
@@ -284,7 +292,13 @@ class Cosplay(core.BaseGame):
     }
     min_players = 2
     max_players = 4
-    options: dict = {}
+    options = {
+        "finish_round": {
+            "type": "bool",
+            "default": False,
+            "label": "House rule: once the game's end is reached, the round is played out",
+        },
+    }
     # Moves that may be taken back within the turn when they revealed nothing (``can_take_back``):
     # placing, attaching, an ability used, a recruitment, an objective, a trash or clear choice.
     # Never: ending the turn, Drama sent (it lands in another player's discard and shows the next

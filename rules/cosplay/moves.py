@@ -29,6 +29,19 @@ PREPARATION_MOVES = frozenset({"place", "attach", *CHOICE_MOVE.values()})
 PLACEABLE = ("character", "equipment", "objective")
 
 
+def finish_round(state: dict) -> bool:
+    """The house rule ``finish_round``: once the game's end is reached, the round is played out, so
+    that every player has had as many turns (a state saved before the option existed plays without)."""
+    return bool(state["options"].get("finish_round"))
+
+
+def last_round(state: dict) -> bool:
+    """The end is reached (RULINGS): the library could not refill the zones, or no objective remains
+    (a pile fulfilled this turn is not empty yet: it refills at the end of the turn, unless it closes).
+    The game then ends with the turn that reached it, or with the round's last turn under ``finish_round``."""
+    return state["short"] or not any(p["card"] or p["done"] for p in state["objectives"])
+
+
 def _int(value, message: str) -> int:
     require(isinstance(value, int) and not isinstance(value, bool), message)
     return value

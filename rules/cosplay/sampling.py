@@ -133,7 +133,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "seed": rng.getrandbits(48),
         "draws": 0,
         "players": n,
-        "options": {},
+        "options": {"finish_round": view["finish_round"]},
         "library": library,
         "zones": list(view["zones"]),
         "graveyard": graveyard,
@@ -154,7 +154,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         },
         "queue": [],
         "pending": pending,
-        "short": False,
+        "short": view["short"],
         "over": view["over"],
         "events": [],
     }

@@ -35,6 +35,9 @@
   the turn's bonus points: ``{"zones": [need or null] * 6, "objectives": [need or null],
   "drama": need or null, "poach": {"<seat>": {code: need}}}``, a need being
   ``{"badass", "kawaii", "craft", "any"}`` (the payment UI's tally; the engine still judges the move).
+- ``short``: the library could not refill the zones; ``finish_round``: the table plays the house rule
+  ``finish_round``; ``last_round``: the game's end is reached and it is not over yet (it ends with
+  this turn, or under ``finish_round`` with the round's last turn, seat ``players - 1``'s).
 - once over, ``result``: ``{"scores", "winners"}``.
 """
 
@@ -42,7 +45,7 @@ from __future__ import annotations
 
 from rules.core import add_wordings
 from rules.cosplay.cards import CARDS, RESOURCES, where_name
-from rules.cosplay.moves import PAYABLE_KIND
+from rules.cosplay.moves import PAYABLE_KIND, finish_round, last_round
 from rules.cosplay.payments import (
     _apply_bonus,
     combo_active,
@@ -176,6 +179,9 @@ def build_view(state: dict, seat: int | None) -> dict:
             "fatigue": state["tp"]["fatigue"],
         },
         "pending": _pending(state, seat),
+        "short": state["short"],
+        "finish_round": finish_round(state),
+        "last_round": last_round(state) and not state["over"],
     }
     if seat is not None:
         view["hand"] = list(state["seats"][seat]["hand"])
@@ -292,6 +298,7 @@ MESSAGES: dict[str, dict] = {
         "closed_objective": "Objective pile {pile} is closed",
         "drama_back": "{seat} returned {cards} to the Drama reserve",
         "turn": "{seat}'s turn",
+        "last_round": "House rule: the round is played out; the game ends after {last_seat}'s turn",
         "over": _over,
     },
     "fr": {
@@ -323,6 +330,7 @@ MESSAGES: dict[str, dict] = {
         "closed_objective": "La pile d’objectifs {pile} est fermée",
         "drama_back": "{seat} replace {cards} sur la réserve de Drama",
         "turn": "Au tour de {seat}",
+        "last_round": "Règle maison : le tour de table est joué jusqu’au bout ; la partie se termine après le tour de {last_seat}",
         "over": _over,
     },
 }

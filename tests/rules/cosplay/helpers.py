@@ -9,8 +9,8 @@ from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS, DRAMA_CODES, LIBRARY, OBJECTIVE_LEVELS, STARTER_DECK
 
 
-def new(players: int = 2, seed: int = 1) -> dict:
-    return GAME.setup(players=players, seed=seed)
+def new(players: int = 2, seed: int = 1, options: dict | None = None) -> dict:
+    return GAME.setup(players=players, seed=seed, options=options)
 
 
 def all_cards(state: dict) -> Counter:
