@@ -389,17 +389,6 @@ def test_a_refused_move_reads_in_the_players_language(table2, client_for, alice)
 # --- The house rule finish_round ------------------------------------------------------------
 
 
-def test_the_board_shows_the_house_rule_only_when_the_table_plays_it(started_table, alice, bob, client_for):
-    plain = started_table("cosplay", [alice, bob])
-    assert "House rule" not in page_of(client_for(alice), plain)
-    house = started_table("cosplay", [alice, bob], options={"finish_round": True})
-    for user in (alice, bob):
-        page = page_of(client_for(user), house)
-        assert f'id="table-{house.pk}-house-rule"' in page
-        assert "House rule: the last round is played out" in page
-        assert "Last round" not in page  # not reached yet
-
-
 def test_the_last_round_says_whose_turn_ends_the_game(started_table, alice, bob, client_for):
     table = started_table("cosplay", [alice, bob], options={"finish_round": True})
     state = GAME.load(table.state)
@@ -413,30 +402,6 @@ def test_the_last_round_says_whose_turn_ends_the_game(started_table, alice, bob,
     assert "Last round: the game ends after your turn" in re.sub(r"<[^>]+>", "", mine)
     french = client_for(bob).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Règle maison" in french and "Dernier tour de table" in htmllib.unescape(french)
-
-
-def test_the_new_table_form_offers_the_house_rule_off_by_default(alice, client_for):
-    from tables.models import Table
-
-    c = client_for(alice)
-    form = c.get("/games/cosplay/new/").content.decode()
-    assert "House rule: once the game&#x27;s end is reached, the round is played out" in form
-    assert 'name="finish_round"' in form
-    c.post("/games/cosplay/new/", {"players": "2", "finish_round": "on"})
-    c.post("/games/cosplay/new/", {"players": "2"})
-    made = Table.objects.filter(game="cosplay").order_by("pk")
-    assert [t.options for t in made] == [{"finish_round": True}, {"finish_round": False}]
-
-
-def test_the_lobby_tags_an_open_table_that_plays_a_house_rule(client, alice, bob):
-    from tables import services
-
-    plain = services.create_table(alice, "cosplay", 2)
-    house = services.create_table(bob, "cosplay", 2, {"finish_round": True})
-    html = client.get("/").content.decode()
-    rows = {pk: html[html.index(f"/tables/{pk}/") :][:1500] for pk in (plain.pk, house.pk)}
-    assert "house rule" in rows[house.pk].split("</li>")[0]
-    assert "house rule" not in rows[plain.pk].split("</li>")[0]
 
 
 def test_the_rules_page_explains_the_house_rule_in_both_languages(client):

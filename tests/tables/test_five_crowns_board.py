@@ -139,27 +139,6 @@ def test_the_wild_rank_shows_at_a_glance_and_marks_the_wild_cards(three, client_
     assert page.count('class="fc-wild-badge"') >= 2
 
 
-def test_the_board_shows_the_house_rule_only_when_the_table_plays_it(started_table, alice, bob, client_for):
-    plain = started_table("five_crowns", [alice, bob])
-    assert "House rule" not in page_of(client_for(alice), plain)
-    house = started_table("five_crowns", [alice, bob], options={"keep_taken": True})
-    for user in (alice, bob):
-        page = page_of(client_for(user), house)
-        assert f'id="table-{house.pk}-house-rule"' in page
-        assert "House rule: a card taken from the discard stays in hand that turn" in page
-
-
-def test_the_new_table_form_offers_the_house_rule_off_by_default(alice, client_for):
-    c = client_for(alice)
-    form = c.get("/games/five_crowns/new/").content.decode()
-    assert "House rule: a card taken from the discard may not be thrown back that turn" in form
-    assert 'name="keep_taken"' in form
-    c.post("/games/five_crowns/new/", {"players": "2", "keep_taken": "on"})
-    c.post("/games/five_crowns/new/", {"players": "2"})
-    made = Table.objects.filter(game="five_crowns").order_by("pk")
-    assert [t.options for t in made] == [{"keep_taken": True}, {"keep_taken": False}]
-
-
 def go_out_position(table):
     """Seat 1 to discard in round 1 holding 5 6 7 of hearts and a Queen: it can go out."""
     state = state_of(table)

@@ -1,5 +1,6 @@
 """Pages: lobby, creating and joining tables, playing through htmx, the dashboard and history."""
 
+import html
 import json
 import random
 import re
@@ -21,6 +22,57 @@ def test_the_lobby_lists_games_and_open_tables(client, alice):
     html = client.get("/").content.decode()
     assert "Cosmic Crowns" in html
     assert f"/tables/{table.pk}/" in html and f"/tables/{private.pk}/" not in html
+
+
+# (game, option, its label on the form, what the board says while the table plays it)
+HOUSE_RULES = [
+    (
+        "five_crowns",
+        "keep_taken",
+        "House rule: a card taken from the discard may not be thrown back that turn",
+        "House rule: a card taken from the discard stays in hand that turn",
+    ),
+    (
+        "cosplay",
+        "finish_round",
+        "House rule: once the game's end is reached, the round is played out",
+        "House rule: the last round is played out",
+    ),
+]
+
+
+@pytest.mark.parametrize("slug,option,label,badge", HOUSE_RULES)
+def test_the_board_shows_a_house_rule_only_when_the_table_plays_it(
+    started_table, alice, bob, client_for, slug, option, label, badge
+):
+    plain = started_table(slug, [alice, bob])
+    assert "House rule" not in client_for(alice).get(f"/tables/{plain.pk}/").content.decode()
+    house = started_table(slug, [alice, bob], options={option: True})
+    for user in (alice, bob):
+        page = html.unescape(client_for(user).get(f"/tables/{house.pk}/").content.decode())
+        assert f'id="table-{house.pk}-house-rule"' in page and badge in page
+
+
+@pytest.mark.parametrize("slug,option,label,badge", HOUSE_RULES)
+def test_the_new_table_form_offers_each_house_rule_off_by_default(
+    alice, client_for, slug, option, label, badge
+):
+    c = client_for(alice)
+    form = html.unescape(c.get(f"/games/{slug}/new/").content.decode())
+    assert label in form and f'name="{option}"' in form
+    c.post(f"/games/{slug}/new/", {"players": "2", option: "on"})
+    c.post(f"/games/{slug}/new/", {"players": "2"})
+    made = Table.objects.filter(game=slug).order_by("pk")
+    assert [t.options for t in made] == [{option: True}, {option: False}]
+
+
+@pytest.mark.parametrize("slug,option,label,badge", HOUSE_RULES)
+def test_the_lobby_tags_an_open_table_that_plays_a_house_rule(client, alice, bob, slug, option, label, badge):
+    plain = services.create_table(alice, slug, 2)
+    house = services.create_table(bob, slug, 2, {option: True})
+    page = client.get("/").content.decode()
+    row = {pk: page[page.index(f"/tables/{pk}/") :].split("</li>")[0] for pk in (plain.pk, house.pk)}
+    assert "house rule" in row[house.pk] and "house rule" not in row[plain.pk]
 
 
 def test_creating_a_table_from_the_form(client_for, alice):
