@@ -234,9 +234,10 @@ def end_turn(state: dict) -> None:
     fx.draw(state, seat, max(0, target - len(me["hand"])), reshuffle=True)
     state["queue"] = []
     last = state["players"] - 1
-    if last_round(state) and finish_round(state) and seat != last and not reached_before:
+    ending = last_round(state)
+    if ending and finish_round(state) and seat != last and not reached_before:
         event(state, "last_round", last_seat=last)
-    if last_round(state) and (not finish_round(state) or seat == last):
+    if ending and (seat == last or not finish_round(state)):
         state["over"] = True
         scores = [score(state, s) for s in range(state["players"])]
         event(
