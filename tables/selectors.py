@@ -94,6 +94,7 @@ def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None,
     return [
         {
             "seq": m.seq,
+            "key": f"m{m.seq}",
             "seat": m.seat,
             "name": names[m.seat],
             "lines": _narrated(engine, m, names, viewer, lang),

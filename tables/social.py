@@ -142,7 +142,13 @@ def interleave(entries: list[dict], moves: list[Move], events: list[TableEvent],
     for event in events:
         if event.position < first and moves:
             continue  # older than the moves shown
-        line = {"seq": event.position, "seat": event.seat, "lines": [event_line(event)], "at": event.at}
+        line = {
+            "seq": event.position,
+            "key": f"e{event.pk}",  # events share their position with each other and with the next move
+            "seat": event.seat,
+            "lines": [event_line(event)],
+            "at": event.at,
+        }
         out.append(((event.position, 0, event.pk), {**line, "kind": "event", "name": ""}))
     return [entry for _, entry in sorted(out, key=lambda pair: pair[0])]
 

@@ -67,15 +67,22 @@
     evt.detail.shouldSwap = false;
     const title = t.querySelector("h2"), newTitle = fresh.querySelector("h2");
     if (title && newTitle && title.textContent !== newTitle.textContent) title.textContent = newTitle.textContent;
-    const keep = new Map();
-    Array.from(incoming.children).forEach(function (li) { keep.set(li.dataset.seq || "", li.innerHTML); });
+    // Each line has its own key (a move's seq, an event's id): lines the page shows as they are stay
+    // untouched, the others go, and new ones go in their place in the log's order.
+    const wanted = new Map();
+    Array.from(incoming.children).forEach(function (li) { wanted.set(li.dataset.key || "", li.outerHTML); });
     Array.from(list.children).forEach(function (li) {
-      if (keep.get(li.dataset.seq || "") !== li.innerHTML) li.remove();
+      if (wanted.get(li.dataset.key || "") !== li.outerHTML) li.remove();
     });
-    const have = new Set(Array.from(list.children).map(function (li) { return li.dataset.seq || ""; }));
+    let cursor = list.firstElementChild;
     Array.from(incoming.children).forEach(function (li) {
-      if (!have.has(li.dataset.seq || "")) list.appendChild(li);
+      if (cursor && (cursor.dataset.key || "") === (li.dataset.key || "")) {
+        cursor = cursor.nextElementSibling;
+      } else {
+        list.insertBefore(li, cursor);
+      }
     });
+    while (cursor) { const next = cursor.nextElementSibling; cursor.remove(); cursor = next; }
     scrollLog(t);
   });
 

@@ -76,6 +76,16 @@ def test_chat_invite_and_concession_told_live(server, new_page):
     with bob.expect_navigation():  # the action answers htmx with a refresh
         bob.click("button:has-text('Concede')")
     has_text(alice, ".move-log li.log-event", f"{b_name} conceded")  # live, in the log
+    # The same log arriving again (a socket's refresh frame after a seat change) leaves every line in place,
+    # events that share a position (both before the first move) included: each line has a key of its own.
+    alice.evaluate(
+        """() => {
+        const html = document.querySelector(".move-log").outerHTML.replace("<aside ", '<aside hx-swap-oob="true" ');
+        for (let i = 0; i < 2; i++) htmx.swap(document.createElement("div"), html, {swapStyle: "innerHTML"});
+    }"""
+    )
+    events = alice.locator(".move-log li.log-event").all_inner_texts()
+    assert events == [f"{b_name} took a seat.", f"{b_name} conceded: a bot plays their seat."], events
     shot(alice, "social-03-conceded")
     for page in (alice, bob, carol):
         assert not page.errors, page.errors
