@@ -69,10 +69,12 @@
     if (title && newTitle && title.textContent !== newTitle.textContent) title.textContent = newTitle.textContent;
     // Each line has its own key (a move's seq, an event's id): lines the page shows as they are stay
     // untouched, the others go, and new ones go in their place in the log's order.
+    // (a line is compared by what the server draws of it: its class and its content)
+    function drawn(li) { return li.className + "|" + li.innerHTML; }
     const wanted = new Map();
-    Array.from(incoming.children).forEach(function (li) { wanted.set(li.dataset.key || "", li.outerHTML); });
+    Array.from(incoming.children).forEach(function (li) { wanted.set(li.dataset.key || "", drawn(li)); });
     Array.from(list.children).forEach(function (li) {
-      if (wanted.get(li.dataset.key || "") !== li.outerHTML) li.remove();
+      if (wanted.get(li.dataset.key || "") !== drawn(li)) li.remove();
     });
     let cursor = list.firstElementChild;
     Array.from(incoming.children).forEach(function (li) {
