@@ -118,6 +118,8 @@ class Game(Protocol):
 
         {"mode": {"type": "choice", "choices": ["easy", "hard"], "default": "easy", "label": "Mode"},
          "reverse": {"type": "bool", "default": False, "label": "Reverse variant"}}
+
+    A ``bool`` option with ``"house_rule": true`` departs from the rulebook; the site tags tables that play one.
     """
 
     slug: str

@@ -77,6 +77,13 @@ class Table(models.Model):
     def title(self) -> str:
         return self.engine.title
 
+    @property
+    def plays_a_house_rule(self) -> bool:
+        """Whether an option the engine marks ``house_rule`` (a departure from the rulebook) is on."""
+        return any(
+            spec.get("house_rule") and self.options.get(name) for name, spec in self.engine.options.items()
+        )
+
 
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
 

@@ -49,6 +49,7 @@ from rules.cosplay.moves import (
     check_move,
     finish_round,
     last_round,
+    round_ender,
 )
 from rules.cosplay.payments import assist_entry, pay_for, resolve_payment
 from rules.cosplay.scoring import score, winners
@@ -233,7 +234,7 @@ def end_turn(state: dict) -> None:
     target = max(2, HAND_SIZE - state["tp"]["fatigue"])
     fx.draw(state, seat, max(0, target - len(me["hand"])), reshuffle=True)
     state["queue"] = []
-    last = state["players"] - 1
+    last = round_ender(state)
     ending = last_round(state)
     if ending and finish_round(state) and seat != last and not reached_before:
         event(state, "last_round", last_seat=last)
@@ -297,6 +298,7 @@ class Cosplay(core.BaseGame):
         "finish_round": {
             "type": "bool",
             "default": False,
+            "house_rule": True,
             "label": "House rule: once the game's end is reached, the round is played out",
         },
     }

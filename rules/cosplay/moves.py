@@ -35,6 +35,11 @@ def finish_round(state: dict) -> bool:
     return bool(state["options"].get("finish_round"))
 
 
+def round_ender(state: dict) -> int:
+    """The seat whose turn ends a round (seat 0 always plays first)."""
+    return state["players"] - 1
+
+
 def last_round(state: dict) -> bool:
     """The end is reached (RULINGS): the library could not refill the zones, or no objective remains
     (a pile fulfilled this turn is not empty yet: it refills at the end of the turn, unless it closes).

@@ -37,7 +37,7 @@
   ``{"badass", "kawaii", "craft", "any"}`` (the payment UI's tally; the engine still judges the move).
 - ``short``: the library could not refill the zones; ``finish_round``: the table plays the house rule
   ``finish_round``; ``last_round``: the game's end is reached and it is not over yet (it ends with
-  this turn, or under ``finish_round`` with the round's last turn, seat ``players - 1``'s).
+  this turn, or under ``finish_round`` with the round's last turn, seat ``round_ender``'s).
 - once over, ``result``: ``{"scores", "winners"}``.
 """
 
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from rules.core import add_wordings
 from rules.cosplay.cards import CARDS, RESOURCES, where_name
-from rules.cosplay.moves import PAYABLE_KIND, finish_round, last_round
+from rules.cosplay.moves import PAYABLE_KIND, finish_round, last_round, round_ender
 from rules.cosplay.payments import (
     _apply_bonus,
     combo_active,
@@ -182,6 +182,7 @@ def build_view(state: dict, seat: int | None) -> dict:
         "short": state["short"],
         "finish_round": finish_round(state),
         "last_round": last_round(state) and not state["over"],
+        "round_ender": round_ender(state),
     }
     if seat is not None:
         view["hand"] = list(state["seats"][seat]["hand"])

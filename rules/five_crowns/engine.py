@@ -71,6 +71,7 @@ class FiveCrowns(BaseGame):
         "keep_taken": {
             "type": "bool",
             "default": False,
+            "house_rule": True,
             "label": "House rule: a card taken from the discard may not be thrown back that turn",
         },
     }

@@ -30,6 +30,7 @@ def run_the_library_down(state):
 def test_the_option_is_a_true_or_false_house_rule_off_by_default():
     assert GAME.options["finish_round"]["type"] == "bool"
     assert GAME.options["finish_round"]["default"] is False
+    assert GAME.options["finish_round"]["house_rule"] is True
     assert GAME.options["finish_round"]["label"].startswith("House rule:")
     assert new(3)["options"] == {"finish_round": False}
     assert new(3, options={"finish_round": True})["options"] == {"finish_round": True}
@@ -66,6 +67,7 @@ def test_with_it_the_round_is_played_out_to_the_last_seat():
     assert GAME.to_act(state) == [2]
     view = GAME.view(state, 2)
     assert view["last_round"] and view["finish_round"] and view["short"]
+    assert view["round_ender"] == 3
     state = end(state)  # seat 2 plays on with the zones that are left
     assert not GAME.is_over(state) and GAME.to_act(state) == [3]
     assert not {"short", "last_round"} & {e["kind"] for e in state["events"]}  # said once, when it happened

@@ -29,6 +29,7 @@ def test_it_describes_itself():
         "keep_taken": {
             "type": "bool",
             "default": False,
+            "house_rule": True,
             "label": "House rule: a card taken from the discard may not be thrown back that turn",
         }
     }
