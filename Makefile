@@ -50,9 +50,9 @@ test-fast: messages
 test-browser: messages
 	$(PY) -m pytest -m browser tests/e2e
 
-# Every benchmark in bench/, but not its helpers (bench/_*.py) nor the echo app bench/live.py serves.
+# Every benchmark in bench/, but not its helpers (bench/_*.py) nor the echo and floor apps bench/live.py serves.
 bench: $(VENV)/.installed
-	@for f in bench/*.py; do case $$f in bench/_*|bench/echo_app.py) continue;; esac; \
+	@for f in bench/*.py; do case $$f in bench/_*|bench/echo_app.py|bench/floor_app.py) continue;; esac; \
 		echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: $(VENV)/.installed

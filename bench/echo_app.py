@@ -47,6 +47,7 @@ class EchoTable:
         self.players = players
         self.seats = [creator]
         self.seq = 0
+        self.group = f"table-{table_id}"
 
     def frame(self) -> str:
         head = (
@@ -93,51 +94,60 @@ def bearer(scope) -> str:
     return ""
 
 
-async def http_app(scope, receive, send):
-    body = await read_body(receive)
-    method, user = scope["method"], bearer(scope)
-    match = ROUTE.fullmatch(scope["path"])
+def respond(method: str, path: str, user: str, body: bytes) -> tuple[int, object, EchoTable | None]:
+    """(status, JSON data, the table whose frame goes to its group now or None) for one API call."""
+    match = ROUTE.fullmatch(path)
     if match is None:
-        return await answer(send, 200 if scope["path"] == "/" else 404, {"echo": True})
+        return (200 if path == "/" else 404), {"echo": True}, None
     if not user:
-        return await answer(send, 401, {"error": "no token"})
+        return 401, {"error": "no token"}, None
     try:
         data = json.loads(body or b"{}")
     except ValueError:
-        return await answer(send, 400, {"error": "bad JSON"})
+        return 400, {"error": "bad JSON"}, None
     table_id, action = match.group(1), match.group(2)
     if table_id is None:
         if method != "POST":
-            return await answer(send, 405, {"error": "POST only"})
+            return 405, {"error": "POST only"}, None
         table = EchoTable(len(TABLES) + 1, user, int(data.get("players", 4)))
         TABLES[table.id] = table
-        return await answer(send, 201, {"id": table.id, "seq": 0, "status": "open"})
+        return 201, {"id": table.id, "seq": 0, "status": "open"}, None
     table = TABLES.get(int(table_id))
     if table is None:
-        return await answer(send, 404, {"error": "no such table"})
+        return 404, {"error": "no such table"}, None
     if action == "join":
         table.seats.append(user)
-        return await answer(send, 200, {"seat": len(table.seats) - 1})
+        return 200, {"seat": len(table.seats) - 1}, None
     if action == "start":
-        return await answer(send, 200, {"id": table.id, "seq": table.seq, "status": "playing"})
+        return 200, {"id": table.id, "seq": table.seq, "status": "playing"}, None
     to_act = table.seq % table.players
     if action is None:
         mine = table.seats[to_act] == user if to_act < len(table.seats) else False
         moves = [{"type": "play", "card": f"echo-{table.seq}"}] if mine else []
-        return await answer(
-            send,
-            200,
-            {"id": table.id, "status": "playing", "seq": table.seq, "to_act": [to_act], "legal_moves": moves},
-        )
+        data = {
+            "id": table.id,
+            "status": "playing",
+            "seq": table.seq,
+            "to_act": [to_act],
+            "legal_moves": moves,
+        }
+        return 200, data, None
     if method == "GET":
-        return await answer(send, 200, [])
+        return 200, [], None
     if data.get("seq") != table.seq:
-        return await answer(send, 409, {"error": "stale seq"})
+        return 409, {"error": "stale seq"}, None
     if table.seats[to_act] != user:
-        return await answer(send, 403, {"error": "not your turn"})
+        return 403, {"error": "not your turn"}, None
     table.seq += 1
-    await get_channel_layer().group_send(f"table-{table.id}", {"type": "table.frame", "frame": table.frame()})
-    return await answer(send, 200, {"seq": table.seq})
+    return 200, {"seq": table.seq}, table
+
+
+async def http_app(scope, receive, send):
+    body = await read_body(receive)
+    status, data, moved = respond(scope["method"], scope["path"], bearer(scope), body)
+    if moved is not None:
+        await get_channel_layer().group_send(moved.group, {"type": "table.frame", "frame": moved.frame()})
+    return await answer(send, status, data)
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -146,7 +156,7 @@ class EchoConsumer(AsyncWebsocketConsumer):
         if table is None:
             await self.close(code=4404)
             return
-        self.group = f"table-{table.id}"
+        self.group = table.group
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send(text_data=table.frame())

@@ -11,13 +11,15 @@ What it does, in order:
   setup  The site under daphne as `make run` serves it (SQLite, in-memory channel layer) but on a fresh
          temporary SQLite file, migrated; 4 players with API tokens and signed-in sessions
          (bench/_live_setup.py). The echo app (bench/echo_app.py: daphne + Channels, no database, no
-         game, a fixed ~6 KB frame) beside it. For each app, --tables tables of Cosmic Crowns with 4
+         game, a fixed ~6 KB frame) beside it, and the floor (bench/floor_app.py: the echo app's answers
+         made by Django through the site's own handler, settings and middleware: what Django's request
+         path costs before the site does any work of its own). For each app, --tables tables of Cosmic Crowns with 4
          seated players (POST /api/tables, /join, /start), and every seat's socket
          ws://127.0.0.1:PORT/ws/tables/<id>/ open with that player's session cookie and an Origin header.
   D idle 1,000 idle table sockets (half signed in, half spectators, over a few tables) on the site's
          daphne: its RSS before and after (KiB per socket) and its CPU over 10 idle seconds.
-  A/B/C  For each rate R: R moves/s offered, open loop, for --duration seconds, first to the site, then
-         to the echo app, with the same client code. A move goes to the next table that is ready (no
+  A/B/C  For each rate R: R moves/s offered, open loop, for --duration seconds, to the site, then the
+         floor, then the echo app, with the same client code. A move goes to the next table that is ready (no
          move in flight); when none is, the slot is lost and counted ("no-ready"). Before each move,
          outside the measurement, the client GETs /api/tables/<id> as the seat to act for its
          legal_moves and seq. A move's latency runs from sending POST /api/tables/<id>/moves to the
@@ -37,8 +39,9 @@ latency in ms; errors are non-200 answers (5xx counted apart too), HTTP failures
 in 10 s), socket drops, and "missing": moves whose frame had not reached every seat after
 --frame-timeout seconds; "no-ready" the dispatch slots lost for want of a ready table; frame sizes in
 bytes (median, p95); errors met since the previous phase (set-up, settling) count in the next one;
-client and server CPU in % of one core over the window. "site/echo" rows divide
-the site's figures by the echo app's. The machine has 2 cores shared by the client, the servers and
+client and server CPU in % of one core over the window. "site/echo" and "floor/echo" rows divide
+the site's and the floor's figures by the echo app's: echo -> floor is what Django costs, floor -> site
+what the site's own work (database, rules, frames) costs. The machine has 2 cores shared by the client, the servers and
 anyone else working on it: the load average is printed at the start and the end, and a client that
 falls behind its schedule says so; with a high load the figures say more about the machine than about
 the app. The targets are printed beside the figures (PASS/FAIL) and never change the exit code, which
@@ -670,9 +673,9 @@ def ratio(a, b) -> str:
     return "-" if a is None or not b else f"{a / b:.2f}x"
 
 
-def print_ratios(site: Stats, echo: Stats) -> None:
+def print_ratios(site: Stats, echo: Stats, label: str = "site/echo") -> None:
     print(
-        f"{'':<9}{'site/echo':<11}{'':>6}{ratio(site.achieved, echo.achieved):>7}"
+        f"{'':<9}{label:<11}{'':>6}{ratio(site.achieved, echo.achieved):>7}"
         f"{ratio(site.ms(50), echo.ms(50)):>8}{ratio(site.ms(95), echo.ms(95)):>8}{ratio(site.ms(99), echo.ms(99)):>8}"
         f"{'':>52}{ratio(percentile(site.frame_sizes, 50), percentile(echo.frame_sizes, 50)):>8}",
         flush=True,
@@ -752,15 +755,14 @@ async def local_part(args, tmp: pathlib.Path) -> None:
     echo_server = await asyncio.to_thread(
         Server, "echo daphne", "echo_app:application", BENCH, echo_env, tmp / "echo.log"
     )
-    print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x2)", flush=True)
+    print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x3)", flush=True)
     site = await open_app("site", [site_server], players_of(info), info["cookie"], args)
-    echo = await open_app(
-        "echo",
-        [echo_server],
-        [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)],
-        "sessionid",
-        args,
+    floor_server = await asyncio.to_thread(
+        Server, "floor daphne", "bench.floor_app:application", ROOT, env, tmp / "floor.log"
     )
+    echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
+    echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
+    floor = await open_app("floor", [floor_server], echo_players, "sessionid", args)
     try:
         if not args.skip_idle:
             print(
@@ -784,14 +786,18 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             flush=True,
         )
         print(HEADER)
-        pairs = {}
+        pairs, floors = {}, {}
         for rate in args.rates:
             s = await run_phase(site, rate, args.duration)
             print_row(s, f"{rate:g}/s")
+            f = await run_phase(floor, rate, args.duration)
+            print_row(f, f"{rate:g}/s")
             e = await run_phase(echo, rate, args.duration)
             print_row(e, f"{rate:g}/s")
             print_ratios(s, e)
+            print_ratios(f, e, "floor/echo")
             pairs[rate] = (s, e)
+            floors[rate] = f
         print_targets(pairs, args.tables)
 
         if not args.skip_saturation:
@@ -805,6 +811,7 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             site_runs, site_rate = await saturation(
                 site, rates, args.sat_duration, tuple(s for s, _ in measured)
             )
+            floor_runs, floor_rate = await saturation(floor, rates, args.sat_duration, tuple(floors.values()))
             echo_runs, echo_rate = await saturation(
                 echo, rates, args.sat_duration, tuple(e for _, e in measured)
             )
@@ -814,10 +821,17 @@ async def local_part(args, tmp: pathlib.Path) -> None:
                 max(s.achieved for s in site_runs),
                 max(s.achieved for s in echo_runs),
             )
+            value, basis = capacity_ratio(
+                floor_rate, echo_rate, max(s.achieved for s in floor_runs), max(s.achieved for s in echo_runs)
+            )
+            print(
+                f"  (the floor, the echo app's answers made by Django, sustains {floor_rate:g} moves/s: "
+                f"{fmt(value, '.2f')}x echo's)"
+            )
     finally:
-        await site.close()
-        await echo.close()
-        for server in (site_server, echo_server):
+        for app in (site, floor, echo):
+            await app.close()
+        for server in (site_server, floor_server, echo_server):
             server.stop()
 
 

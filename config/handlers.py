@@ -9,7 +9,8 @@ middleware in the chain sends the request from the event loop to a thread and ba
 ``ThreadSensitiveContext`` that names one of them (the least busy; asgiref's ``executor=``), so all its
 sync code still runs on one thread, as Django requires, but on a thread that lives on, with its database
 connection (persistent on SQLite: ``CONN_MAX_AGE``; lent by the pool on PostgreSQL). The middleware and
-the view run in Django's sync mode, as under WSGI: the whole chain is one trip to that thread.
+the view run in Django's sync mode, as under WSGI, and a request is one trip to that thread: its
+``request_started``, the whole chain and its ``request_finished`` (Django's handler makes three trips).
 
 The thread knows which event loop its request came from (``serving_loop``): ``tables.live`` hands the
 frames of a move to that loop to send and goes on to the next request without waiting for them.
@@ -24,11 +25,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
 from django.core.handlers import base
-from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.urls import set_script_prefix
 
 _serving = threading.local()
 
@@ -61,12 +67,59 @@ class PooledASGIHandler(ASGIHandler):
         finally:
             self.busy[index] -= 1
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self.get_response_on_thread)(request, asyncio.get_running_loop())
+    async def handle(self, scope, receive, send):
+        """Django's ``ASGIHandler.handle`` with one trip to the thread where Django makes three.
 
-    def get_response_on_thread(self, request, loop):
+        Django sends ``request_started`` to its (sync) receivers, runs the request, and closes the response
+        (``request_finished``), each in a trip of its own from the event loop to the thread and back.
+        Here ``serve_on_thread`` does all three in one; only a streamed response (a static file) is closed
+        after it is sent, in a second trip, as Django does. The body is read, the disconnect watched and
+        the response sent on the loop, as in Django.
+        """
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        with closing(body_file):
+            set_script_prefix(get_script_prefix(scope))
+            response = None
+            try:
+                try:
+                    async with asyncio.TaskGroup() as tg:
+                        tg.create_task(self.listen_for_disconnect(receive))
+                        loop = asyncio.get_running_loop()
+                        response = await sync_to_async(self.serve_on_thread)(scope, body_file, loop)
+                        await self.send_response(response, send)
+                        raise _Processed
+                except* (_Processed, RequestAborted):
+                    pass
+            except BaseExceptionGroup as group:
+                if len(group.exceptions) == 1:
+                    raise group.exceptions[0] from None
+                raise
+            if response is None:  # the client went away before the answer was ready
+                await signals.request_finished.asend(sender=self.__class__)
+            elif response.streaming:
+                await sync_to_async(response.close)()
+
+    def serve_on_thread(self, scope, body_file, loop):
+        """On the request's thread: request_started, the middleware and the view, and (for an answer that
+        is not streamed) the response's close() with request_finished. The response, ready to send."""
         _serving.loop = loop  # (tables.live hands its frames to this loop without waiting for it)
-        return self.get_response(request)
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()  # (its content is bytes already: closing frees only what it held)
+        return response
+
+
+class _Processed(Exception):
+    """Ends the task group that watches for a disconnect once the response is sent (as Django does)."""
 
 
 def get_asgi_application() -> PooledASGIHandler:

@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from asgiref.sync import sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from channels.testing import HttpCommunicator
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
 from django.db.backends.signals import connection_created
 
 from accounts.models import ApiToken
@@ -147,6 +148,46 @@ async def test_moves_at_many_tables_at_once_all_land(alice, bob):
         assert await moves_of(table.pk) == list(range(5))
 
 
+class CountingExecutor(ThreadPoolExecutor):
+    """A one-thread executor that counts the calls handed to it (each one a trip from the loop)."""
+
+    def __init__(self):
+        super().__init__(max_workers=1, thread_name_prefix="counted")
+        self.trips = 0
+
+    def submit(self, *args, **kwargs):
+        self.trips += 1
+        return super().submit(*args, **kwargs)
+
+
+async def test_a_request_is_one_trip_to_its_thread_and_a_streamed_file_two(alice, bob):
+    """request_started, the middleware and view, and request_finished in one trip (Django's own handler
+    makes three); a streamed answer (a static file) is closed after it is sent, in a second."""
+    handler = PooledASGIHandler(threads=1)
+    executor = handler.executors[0] = CountingExecutor()
+    table = await new_game([alice, bob])
+    (token, _) = await tokens_of([alice, bob])
+    finished = []
+
+    def on_finished(**kwargs):
+        finished.append(threading.current_thread().name)
+
+    request_finished.connect(on_finished)
+    try:
+        status, data = await call(handler, "GET", f"/api/tables/{table.pk}", token)
+        assert status == 200 and data["id"] == table.pk
+        assert executor.trips == 1
+        assert finished == ["counted_0"]  # (the connection checked on the request's own thread)
+        status, _ = await call(handler, "GET", "/api/tables/999999", token)
+        assert status == 404 and executor.trips == 2 and len(finished) == 2
+        css = await streamed("/static/css/site.css", handler)
+        assert css["status"] == 200 and b"{" in css["body"]
+        assert executor.trips >= 4 and finished[2:] == ["counted_0"]
+    finally:
+        request_finished.disconnect(on_finished)
+        executor.shutdown()
+
+
 async def test_the_pool_sends_a_request_to_its_least_busy_thread():
     handler = PooledASGIHandler(threads=2)
     handler.busy = [3, 1]
@@ -226,17 +267,18 @@ async def test_the_site_lets_the_event_loop_take_the_interpreter_within_a_millis
     assert sys.getswitchinterval() == asgi.SWITCH_INTERVAL <= 0.001
 
 
-async def streamed(path) -> dict:
+async def streamed(path, app=application) -> dict:
     """A GET answered in several body messages (HttpCommunicator wants a body in each)."""
     scope = {"type": "http", "http_version": "1.1", "method": "GET", "path": path, "raw_path": path.encode()}
     scope.update(query_string=b"", root_path="", scheme="http", headers=[(b"host", b"127.0.0.1")])
-    comm = ApplicationCommunicator(application, scope)
+    comm = ApplicationCommunicator(app, scope)
     await comm.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await comm.receive_output(timeout=30)
     body, more = b"", True
     while more:
         message = await comm.receive_output(timeout=30)
         body, more = body + message.get("body", b""), message.get("more_body", False)
+    await comm.wait(timeout=30)  # (the app closes a streamed response after its last message)
     return {"status": start["status"], "body": body}
 
 
