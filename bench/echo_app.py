@@ -58,6 +58,10 @@ class EchoTable:
         body = FILLER * ((FRAME_BYTES - len(head)) // len(FILLER))
         return head + body + "</section>\n"
 
+    def message(self) -> dict:
+        """The group message that carries the table's current frame to its sockets."""
+        return {"type": "table.frame", "frame": self.frame()}
+
 
 TABLES: dict[int, EchoTable] = {}
 ROUTE = re.compile(r"/api/tables(?:/(\d+)(?:/(join|start|moves))?)?/?")
@@ -87,10 +91,15 @@ async def answer(send, status: int, data) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
+def token_of(authorization: str) -> str:
+    """The player an Authorization header names ("Bearer <name>"), or ""."""
+    return authorization[7:] if authorization.startswith("Bearer ") else ""
+
+
 def bearer(scope) -> str:
     for name, value in scope["headers"]:
-        if name == b"authorization" and value.startswith(b"Bearer "):
-            return value[7:].decode()
+        if name == b"authorization":
+            return token_of(value.decode("latin1"))
     return ""
 
 
@@ -146,7 +155,7 @@ async def http_app(scope, receive, send):
     body = await read_body(receive)
     status, data, moved = respond(scope["method"], scope["path"], bearer(scope), body)
     if moved is not None:
-        await get_channel_layer().group_send(moved.group, {"type": "table.frame", "frame": moved.frame()})
+        await get_channel_layer().group_send(moved.group, moved.message())
     return await answer(send, status, data)
 
 

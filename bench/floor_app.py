@@ -45,11 +45,10 @@ from tables import live  # noqa: E402
 
 @csrf_exempt
 def api(request):
-    auth = request.headers.get("Authorization", "")
-    user = auth[7:] if auth.startswith("Bearer ") else ""
+    user = echo_app.token_of(request.headers.get("Authorization", ""))
     status, data, moved = echo_app.respond(request.method, request.path, user, request.body)
     if moved is not None:
-        live.send(get_channel_layer(), [(moved.group, {"type": "table.frame", "frame": moved.frame()})])
+        live.send(get_channel_layer(), [(moved.group, moved.message())])
     return JsonResponse(data, status=status, safe=False)
 
 

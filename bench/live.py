@@ -673,11 +673,11 @@ def ratio(a, b) -> str:
     return "-" if a is None or not b else f"{a / b:.2f}x"
 
 
-def print_ratios(site: Stats, echo: Stats, label: str = "site/echo") -> None:
+def print_ratios(app: Stats, echo: Stats, label: str = "site/echo") -> None:
     print(
-        f"{'':<9}{label:<11}{'':>6}{ratio(site.achieved, echo.achieved):>7}"
-        f"{ratio(site.ms(50), echo.ms(50)):>8}{ratio(site.ms(95), echo.ms(95)):>8}{ratio(site.ms(99), echo.ms(99)):>8}"
-        f"{'':>52}{ratio(percentile(site.frame_sizes, 50), percentile(echo.frame_sizes, 50)):>8}",
+        f"{'':<9}{label:<11}{'':>6}{ratio(app.achieved, echo.achieved):>7}"
+        f"{ratio(app.ms(50), echo.ms(50)):>8}{ratio(app.ms(95), echo.ms(95)):>8}{ratio(app.ms(99), echo.ms(99)):>8}"
+        f"{'':>52}{ratio(percentile(app.frame_sizes, 50), percentile(echo.frame_sizes, 50)):>8}",
         flush=True,
     )
 
@@ -755,11 +755,11 @@ async def local_part(args, tmp: pathlib.Path) -> None:
     echo_server = await asyncio.to_thread(
         Server, "echo daphne", "echo_app:application", BENCH, echo_env, tmp / "echo.log"
     )
-    print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x3)", flush=True)
-    site = await open_app("site", [site_server], players_of(info), info["cookie"], args)
     floor_server = await asyncio.to_thread(
         Server, "floor daphne", "bench.floor_app:application", ROOT, env, tmp / "floor.log"
     )
+    print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x3)", flush=True)
+    site = await open_app("site", [site_server], players_of(info), info["cookie"], args)
     echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
     echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
     floor = await open_app("floor", [floor_server], echo_players, "sessionid", args)
