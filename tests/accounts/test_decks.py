@@ -26,7 +26,9 @@ def test_the_catalog_draws_every_card(client):
     page = client.get("/decks/catalog/").content.decode()
     assert results_codes(page) == [c["code"] for c in catalog()]
     assert "78 of 78 cards" in page.replace(str(len(catalog())), "78")
-    assert "Érudition" in page and "Prestige" in page and "Guerre" in page
+    assert "Erudition" in page and "Prestige" in page and "War" in page and "Guerre" not in page
+    french = client.get("/decks/catalog/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Érudition" in french and "Prestige" in french and "Guerre" in french
 
 
 @pytest.mark.parametrize(
@@ -137,8 +139,8 @@ def test_the_make_up_counts_types_categories_and_domains(client_for, alice):
         return int(m.group(1))
 
     assert bar("Characters") == 2 and bar("Buildings") == 1
-    assert bar("Savoir") == 2 and bar("Armes") == 1 and bar("Foi") == 0
-    assert bar("Érudition") == 2 and bar("Guerre") == 1 and bar("Prestige") == 0
+    assert bar("Learning") == 2 and bar("Arms") == 1 and bar("Faith") == 0
+    assert bar("Erudition") == 2 and bar("War") == 1 and bar("Prestige") == 0
 
 
 def test_a_deck_code_round_trips_through_export_and_import(client_for, alice):
