@@ -156,6 +156,7 @@ class Snapshot:
             else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
             "full": all(seat.taken for seat in seats),
+            "empty_seats": sum(not seat.taken for seat in seats),
             "options_shown": [
                 (spec.get("label", name), table.options.get(name))
                 for name, spec in engine.options.items()

@@ -99,6 +99,16 @@ def test_join_leave_and_start_from_the_page(client_for, alice, bob):
     assert Table.objects.get().status == Table.PLAYING
 
 
+def test_an_open_table_counts_the_seats_still_free(client_for, alice, bob):
+    table = services.create_table(alice, "cosmic_crowns", 3)
+    assert "Waiting for players: 2 seats free." in client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    services.join_table(table.pk, bob)
+    page = client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert "Waiting for players: 1 seat free." in page
+    french = client_for(bob).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "En attente de joueurs\u00a0: 1 place libre." in french
+
+
 def test_each_seat_sees_its_own_hand_and_spectators_none(client, client_for, alice, bob, started_table):
     table = started_table("cosmic_crowns", [alice, bob])
     state = table.engine.load(table.state)
