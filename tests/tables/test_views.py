@@ -101,7 +101,9 @@ def test_join_leave_and_start_from_the_page(client_for, alice, bob):
 
 def test_an_open_table_counts_the_seats_still_free(client_for, alice, bob):
     table = services.create_table(alice, "cosmic_crowns", 3)
-    assert "Waiting for players: 2 seats free." in client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert (
+        "Waiting for players: 2 seats free." in client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    )
     services.join_table(table.pk, bob)
     page = client_for(alice).get(f"/tables/{table.pk}/").content.decode()
     assert "Waiting for players: 1 seat free." in page
