@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/<slug:slug>/new/", views.new_table, name="new"),
     path("games/<slug:slug>/rules/", views.game_rules, name="rules"),
+    path("games/<slug:slug>/cards/<str:code>/", views.card_zoom, name="card_zoom"),
     path("tables/<int:pk>/", views.table_page, name="table"),
     path("tables/<int:pk>/join/", views.join, name="join"),
     path("tables/<int:pk>/join-area/", views.join_area, name="join_area"),

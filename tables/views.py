@@ -11,8 +11,10 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
-from django.template.loader import get_template, render_to_string
+from django.template.loader import get_template, render_to_string, select_template
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
@@ -344,6 +346,29 @@ def dashboard(request):
     return render(
         request, "tables/dashboard.html", {"waiting": waiting, "others": others, "invitations": invitations}
     )
+
+
+@require_GET
+def card_zoom(request, slug, code):
+    """A card drawn large, with its full text in the reader's language (site.js opens it over the page when a
+    card in view is tapped, long-pressed, hovered or focused). Cards are public data: a code the page shows."""
+    from tables.templatetags.table_tags import card, card_name
+
+    try:
+        registry.get(slug)
+    except KeyError:
+        raise Http404("No such game.") from None
+    face = card(slug, code, extra_class="zoom")
+    if not face.strip():
+        raise Http404("No such card.")
+    name = card_name(code, slug) or code
+    text = select_template([f"games/{slug}/_zoom.html", "tables/_zoom_text.html"])
+    text = mark_safe(text.render({"code": code, "name": name}, request))  # (an autoescaped template)
+    answer = render(
+        request, "tables/card_zoom.html", {"face": face, "name": name, "code": code, "text": text}
+    )
+    patch_vary_headers(answer, ["Accept-Language", "Cookie"])
+    return answer
 
 
 def game_rules(request, slug):

@@ -232,4 +232,104 @@
   }
   const badge = document.getElementById("your-turn-badge");
   if (badge) rememberBadge(badge);
+
+  // A card opens large, with its full text in the reader's language (/games/<game>/cards/<code>/): a tap on a
+  // card that is not a move, a long press on any card (a move's too), the pointer resting on it, or the focus
+  // resting on a card's button. Only a card drawn face up in view has a code (data-card) to ask for; Escape,
+  // its close button (the answer's) or a tap outside close it. The game is the page's (its body's game-<slug> class).
+  const ZOOM_WAIT = 600; // ms the pointer or the focus rests on a card before it opens
+  const LONG_PRESS = 450; // ms
+  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false;
+  function pageGame() {
+    const m = /(?:^|\s)game-(?!page(?:\s|$))([a-z0-9_]+)/.exec(document.body.className);
+    return m ? m[1] : null;
+  }
+  function zoomable(el) {
+    const card = el && el.closest && el.closest("[data-card]");
+    if (!card || !pageGame() || card.closest(".card-zoom")) return null;
+    return card.checkVisibility && !card.checkVisibility() ? null : card;
+  }
+  function zoomDialog() {
+    if (zoom) return zoom;
+    zoom = document.createElement("dialog");
+    zoom.className = "card-zoom";
+    zoom.setAttribute("aria-labelledby", "card-zoom-title");
+    const body = document.createElement("div");
+    body.className = "card-zoom-content";
+    zoom.appendChild(body);
+    zoom.addEventListener("click", function (evt) {
+      if (evt.target === zoom || evt.target.closest("[data-zoom-close]")) closeZoom();
+    });
+    zoom.addEventListener("close", function () { zoomShown = null; });
+    document.body.appendChild(zoom);
+    return zoom;
+  }
+  function closeZoom() {
+    clearTimeout(zoomTimer);
+    if (zoom && zoom.open) zoom.close();
+    zoomShown = null;
+  }
+  function openZoom(card, modal) {
+    const code = card.dataset.card, game = pageGame();
+    if (!code || !game) return;
+    if (zoomShown === code && zoom && zoom.open) return;
+    zoomShown = code;
+    fetch("/games/" + encodeURIComponent(game) + "/cards/" + encodeURIComponent(code) + "/", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (zoomShown !== code) return;
+        const dialog = zoomDialog();
+        const content = dialog.querySelector(".card-zoom-content");
+        content.innerHTML = html; // the site's own autoescaped template
+        const title = content.querySelector("h2");
+        if (title) title.id = "card-zoom-title";
+        dialog.classList.toggle("peek", !modal);
+        if (dialog.open) dialog.close();
+        if (modal) { dialog.showModal(); const close = dialog.querySelector("[data-zoom-close]"); if (close) close.focus(); }
+        else dialog.show();
+      })
+      .catch(function () { zoomShown = null; });
+  }
+  document.addEventListener("click", function (evt) {
+    if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
+    const card = zoomable(evt.target);
+    if (card && !evt.target.closest("button, a, [data-move], [data-pick], label, .cu-slot.targetable")) {
+      openZoom(card, true);
+    }
+  }, true);
+  document.addEventListener("pointerdown", function (evt) {
+    const card = zoomable(evt.target);
+    if (!card) return;
+    pressed = { x: evt.clientX, y: evt.clientY, timer: setTimeout(function () {
+      pressed = null;
+      swallowClick = true; // the press opened the card; the click that ends it does not play it
+      openZoom(card, true);
+    }, LONG_PRESS) };
+  });
+  function unpress(evt) {
+    if (!pressed) return;
+    if (evt.type === "pointermove" && Math.hypot(evt.clientX - pressed.x, evt.clientY - pressed.y) < 8) return;
+    clearTimeout(pressed.timer);
+    pressed = null;
+  }
+  ["pointerup", "pointercancel", "pointermove"].forEach(function (t) { document.addEventListener(t, unpress); });
+  document.addEventListener("contextmenu", function (evt) { if (zoomable(evt.target) && zoom && zoom.open) evt.preventDefault(); });
+  const finePointer = window.matchMedia("(hover: hover) and (pointer: fine)");
+  document.addEventListener("pointerover", function (evt) {
+    if (!finePointer.matches || evt.pointerType !== "mouse") return;
+    const card = zoomable(evt.target);
+    clearTimeout(zoomTimer);
+    if (card) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);
+    else if (zoom && zoom.open && zoom.classList.contains("peek") && !evt.target.closest(".card-zoom")) closeZoom();
+  });
+  document.addEventListener("focusin", function (evt) {
+    const card = evt.target.matches && evt.target.matches("button, [tabindex]") ? evt.target.querySelector("[data-card]") : null;
+    clearTimeout(zoomTimer);
+    if (card && zoomable(card)) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);
+    else if (zoom && zoom.open && zoom.classList.contains("peek") && !zoom.contains(evt.target)) closeZoom();
+  });
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key === "Escape" && zoom && zoom.open) { evt.preventDefault(); closeZoom(); }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function () { if (zoom && zoom.open && zoom.classList.contains("peek")) closeZoom(); });
 })();
