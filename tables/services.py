@@ -595,6 +595,11 @@ def offer_rematch(table_id, user) -> Table:
     table.save(update_fields=["rematch"])
     tell(table, "rematch", user, seat_of(seats, user), rematch=new.pk)
     _announce(table)
+    # Against bots only, nobody else to wait for: the rematch starts at once, as "Play now" does.
+    if all(
+        (seat.bot and not seat.user_id) or (seat.user_id == user.pk and not seat.conceded) for seat in seats
+    ):
+        return start_table(new.pk, user)
     return new
 
 

@@ -332,4 +332,30 @@
     if (evt.key === "Escape" && zoom && zoom.open) { evt.preventDefault(); closeZoom(); }
   });
   document.body.addEventListener("htmx:beforeSwap", function () { if (zoom && zoom.open && zoom.classList.contains("peek")) closeZoom(); });
+
+  // The phone's header menu (the links past the lobby and your turn): the Menu button opens and closes it;
+  // Escape or a click elsewhere closes it.
+  const navToggle = document.querySelector(".nav-toggle");
+  if (navToggle) {
+    const bar = navToggle.closest(".topbar");
+    const setMenu = function (open) { bar.classList.toggle("menu-open", open); navToggle.setAttribute("aria-expanded", String(open)); };
+    navToggle.addEventListener("click", function () { setMenu(!bar.classList.contains("menu-open")); });
+    document.addEventListener("click", function (evt) { if (!bar.contains(evt.target)) setMenu(false); });
+    document.addEventListener("keydown", function (evt) {
+      if (evt.key === "Escape" && bar.classList.contains("menu-open")) { setMenu(false); navToggle.focus(); }
+    });
+  }
+
+  // A chat message's time (written in UTC by the server) in the reader's own clock, hours and minutes.
+  function localTimes() {
+    document.querySelectorAll("time[data-local-time]:not([data-shown])").forEach(function (el) {
+      const at = new Date(el.getAttribute("datetime"));
+      if (!isNaN(at)) el.textContent = at.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      el.dataset.shown = "1";
+    });
+  }
+  localTimes();
+  document.body.addEventListener("htmx:afterSwap", localTimes);
+  document.body.addEventListener("htmx:oobAfterSwap", localTimes);
+  document.addEventListener("cardclub:swapped", localTimes);
 })();

@@ -232,3 +232,11 @@ def test_the_catalog_shows_each_power_in_the_readers_language_and_searches_it(cl
     assert results_codes(page) == shielded
     page = client.get("/decks/catalog/", {"power": "nonsense"}).content.decode()
     assert len(results_codes(page)) == len(catalog())  # an unknown value filters nothing
+
+
+def test_a_refused_deck_is_kept_as_a_draft_without_a_saved_banner(client_for, alice):
+    c = client_for(alice)
+    page = c.post("/decks/new/", {"name": "Vide", "cards": []}, follow=True).content.decode()
+    assert "saved." not in page and "kept as a draft" in page and 'class="warning"' in page
+    page = c.post("/decks/new/", {"name": "Pleine", "cards": STARTER["cards"]}, follow=True).content.decode()
+    assert "Deck “Pleine” saved." in page and "kept as a draft" not in page

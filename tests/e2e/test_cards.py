@@ -116,3 +116,24 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     phone.keyboard.press("Escape")
     phone.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
     assert not page.errors and not phone.errors
+
+
+# What CSS itself writes on a Chronica board: an empty slot's name and the domains' initials on a card.
+CSS_WORDS = """() => ({
+    slot: getComputedStyle(document.querySelector('.cu-slot.empty[data-slot="0"]'), '::after').content,
+    initials: [1, 2, 3].map(n => getComputedStyle(document.querySelector(`.cu-card > span i:nth-of-type(${n})`), '::before').content),
+})"""
+
+
+def test_the_words_css_draws_on_a_board_are_in_the_pages_language(tour, browser):
+    path = tour.tables["chronica"].removeprefix(tour.server.url)
+    seen = {}
+    for locale in ("en-GB", "fr-FR"):
+        context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+        page = context.new_page()
+        visit(page, tour.server, path)
+        page.wait_for_selector(".cu-card")
+        seen[locale] = page.evaluate(CSS_WORDS)
+        context.close()
+    assert seen["en-GB"] == {"slot": '"Frontier 1"', "initials": ['"E"', '"P"', '"W"']}, seen
+    assert seen["fr-FR"] == {"slot": '"Frontière 1"', "initials": ['"É"', '"P"', '"G"']}, seen
