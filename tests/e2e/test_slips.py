@@ -44,16 +44,18 @@ def test_on_a_laptop_the_chat_is_beside_the_board_on_the_first_screen_with_a_tim
 ):
     page = as_player[1280]
     visit(page, tour.server, tour.tables["five_crowns"].removeprefix(tour.server.url))
-    page.fill(".chat-form input[name=text]", "Bonne chance")
-    page.click(".chat-form button")
-    line = page.locator(".chat-line", has_text="Bonne chance").last
-    line.wait_for()
+    said = page.locator(".chat-line").count()
+    page.click(".quick-phrases button[data-phrase]")  # "Good game"
+    page.wait_for_function("n => document.querySelectorAll('.chat-line').length > n", arg=said)
+    line = page.locator(".chat-line").last
     assert re.fullmatch(r"\d{1,2}:\d\d( [AP]M)?", line.locator("time.chat-at").inner_text().strip())
     visit(page, tour.server, tour.tables["five_crowns"].removeprefix(tour.server.url))
     page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_selector(".chat-form input")
     board = page.locator(".table-body > .board").bounding_box()
     for sel in (".chat-panel h2", ".chat-log", ".chat-form input"):
-        box = page.locator(sel).bounding_box()
+        box = page.locator(sel).first.bounding_box()
+        assert box, f"{sel} is not drawn"
         assert box["y"] + box["height"] <= 800, (
             f"{sel} ends at {box['y'] + box['height']:.0f} px, below the fold"
         )
