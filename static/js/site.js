@@ -293,10 +293,17 @@
   document.addEventListener("click", function (evt) {
     if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
     const card = zoomable(evt.target);
-    if (card && !evt.target.closest("button, a, [data-move], [data-pick], label, .cu-slot.targetable")) {
-      openZoom(card, true);
-    }
+    if (card && !acts(evt.target)) openZoom(card, true);
   }, true);
+  // Whether a tap on this element already does something (a move, a choice, a link, a card the game lets you
+  // pick, which looks clickable): then a tap does that, and a long press opens the card.
+  const ACTIVE = "button, a, label, input, select, textarea, [data-move], [data-pick], [hx-get], [hx-post], [role=button], [tabindex]";
+  function acts(el) {
+    for (let up = el; up && up !== document.body; up = up.parentElement) {
+      if (up.matches(ACTIVE) || getComputedStyle(up).cursor === "pointer") return true;
+    }
+    return false;
+  }
   document.addEventListener("pointerdown", function (evt) {
     const card = zoomable(evt.target);
     if (!card) return;
