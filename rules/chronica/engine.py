@@ -831,7 +831,9 @@ class Chronica(BaseGame):
             state["phase"] = "fervour"
             if owed > 1:
                 state["more_plays"] = owed - 1
-            _emit(log, "fervour", seat=seat, **({"plays": owed} if owed > 1 else {}))
+            # told as this play's Popular fervour when it granted one; else as the extra plays still owed
+            told = {"plays": owed} if owed > 1 else {}
+            _emit(log, "fervour", seat=seat, **told, **({} if grants else {"left": True}))
             return
         self._start_draws(state, seat, 1, log)
 

@@ -223,11 +223,15 @@ def _power_bonus(event: Event, words: Words) -> str:
     return POWER_BONUS[words.lang].format(**words.fields(event) | {"dom": dom})
 
 
-def _fervour(one: str, many: str) -> Callable[[Event, Words], str]:
-    """Popular fervour, and how many extra plays are owed when a move granted more than one."""
+def _fervour(one: str, many: str, left: dict[str, str]) -> Callable[[Event, Words], str]:
+    """Popular fervour, and how many extra plays are owed when a move granted more than one; ``left``: the
+    words for extra plays still owed from an earlier move (``left`` in the event), one and many."""
 
     def say(event: Event, words: Words) -> str:
-        return (many if event.get("plays", 1) > 1 else one).format(**words.fields(event))
+        many_plays = event.get("plays", 1) > 1
+        if event.get("left"):
+            return left["many" if many_plays else "one"].format(**words.fields(event))
+        return (many if many_plays else one).format(**words.fields(event))
 
     return say
 
@@ -265,7 +269,12 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "clash": _clash,
         "honour_lost": _honour_lost,
         "fervour": _fervour(
-            "Popular fervour: {seat} may play another card.", "{seat} may play {plays} more cards this turn."
+            "Popular fervour: {seat} may play another card.",
+            "{seat} may play {plays} more cards this turn.",
+            {
+                "one": "{seat} may still play one more card this turn.",
+                "many": "{seat} may still play {plays} more cards this turn.",
+            },
         ),
         "ended_turn": "{seat} ended their turn.",
         "passed": _passed("{seat} passed.", "{seat} passed, discarding {card}."),
@@ -306,6 +315,10 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "fervour": _fervour(
             "Ferveur populaire : {seat} peut jouer une autre carte.",
             "{seat} peut jouer {plays} cartes de plus ce tour-ci.",
+            {
+                "one": "{seat} peut encore jouer une carte de plus ce tour-ci.",
+                "many": "{seat} peut encore jouer {plays} cartes de plus ce tour-ci.",
+            },
         ),
         "ended_turn": "{seat} termine son tour.",
         "passed": _passed("{seat} passe.", "{seat} passe et défausse {card}."),
@@ -499,6 +512,7 @@ EXPLAIN = {
     "en": {
         "honour_lost": "The opponent loses {amount} honour ({reason}).",
         "fervour": "Popular fervour: you may play another card.",
+        "fervour_left": "You may still play one more card this turn.",
         "power_fervour": "A power lets you play one more card.",
         "power_honour": {
             "mine": "{card}'s power: your honour {change}.",
@@ -510,6 +524,7 @@ EXPLAIN = {
     "fr": {
         "honour_lost": "L’adversaire perd {amount} point{s} d’Honneur ({reason}).",
         "fervour": "Ferveur populaire : vous pourrez jouer une autre carte.",
+        "fervour_left": "Vous pourrez encore jouer une carte de plus ce tour-ci.",
         "power_fervour": "Un pouvoir vous permettra de jouer une carte de plus.",
         "power_honour": {
             "mine": "Pouvoir de {card} : votre Honneur {change}.",
@@ -546,6 +561,8 @@ def explain(events: list[Event], lang: str, seat: int | None = None) -> str:
             amount = event["amount"]
             reason = REASONS[lang][event["reason"]]
             lines.append(table[kind].format(amount=amount, s="s" if amount > 1 else "", reason=reason))
+        elif kind == "fervour" and event.get("left"):
+            lines.append(table["fervour_left"])
         else:
             lines.append(table[kind])
     return " ".join(lines) if lines else table["nothing"]

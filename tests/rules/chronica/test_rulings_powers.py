@@ -343,8 +343,14 @@ def test_popular_fervour_and_a_zeal_in_one_move_give_two_extra_plays():
     (told,) = power_events(events, "fervour")
     assert told["plays"] == 2
     narrated(state, 0, zeal, after, 2)
-    first = GAME.apply(after, 0, {"type": "place", "card": ODILE, "slot": 0})
+    odile = {"type": "place", "card": ODILE, "slot": 0}
+    first = GAME.apply(after, 0, odile)
     assert first["phase"] == "fervour" and GAME.view(first, 0)["extra_plays"] == 1
+    (left,) = power_events(GAME.events(after, 0, odile, first), "fervour")
+    assert left["left"] and "plays" not in left  # the one still owed, not a new Popular fervour
+    lines = narrate(GAME, GAME.events(after, 0, odile, first), NAMES[:2], 1, "fr")
+    assert "alice peut encore jouer une carte de plus ce tour-ci." in lines
+    assert "You may still play one more card this turn." in GAME.preview(after, 0, odile)["explanation"]["en"]
     assert GAME.to_act(first) == [0]
     assert GAME.load(GAME.dump(first)) == first
     second = GAME.apply(first, 0, {"type": "build", "card": BONAGUIL, "slot": 1})
