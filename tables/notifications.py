@@ -16,6 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import mail, push
 from accounts.models import NotificationChoice
@@ -207,7 +208,12 @@ def send_digests(now=None) -> int:
                 ]
                 mail.enqueue(
                     user.email,
-                    _("Card Club: %(count)d tables wait for you") % {"count": len(waiting)},
+                    ngettext(
+                        "Card Club: %(count)d table waits for you",
+                        "Card Club: %(count)d tables wait for you",
+                        len(waiting),
+                    )
+                    % {"count": len(waiting)},
                     _("Hello %(username)s,\n\nThese tables wait for your move:\n%(tables)s\n")
                     % {"username": user.username, "tables": "\n".join(lines)},
                 )
