@@ -19,6 +19,7 @@ import json
 import logging
 import re
 import threading
+import time
 from datetime import timedelta
 from email.utils import parseaddr
 
@@ -41,6 +42,7 @@ LAST_RETRY = timedelta(minutes=30)
 TTL = 24 * 3600  # seconds a push service keeps a push for a device that is offline
 VIEWING_SECONDS = 45  # a page in view says so every 15 s; a closed one stops suppressing pushes after this
 GONE_STATUSES = (404, 410)
+KEEP_OUTCOMES = timedelta(days=30)  # a row that is done (sent, failed, gone, skipped) is kept this long
 
 wakeup = threading.Event()  # set after a commit that queued pushes: the push thread sends at once
 
@@ -365,11 +367,23 @@ def _failed(pk: int, attempt: int, retry: bool, error: str, status, done: dict) 
     done["failed" if gave_up else "retry"] += 1
 
 
+def prune(now=None) -> int:
+    """Forget the outcomes older than KEEP_OUTCOMES (pending rows stay, whatever their age)."""
+    now = now or timezone.now()
+    old = OutgoingPush.objects.exclude(status=OutgoingPush.PENDING).filter(created_at__lt=now - KEEP_OUTCOMES)
+    return old.delete()[0]
+
+
 def run_push(stop: threading.Event, interval: float = 1.0) -> None:
-    """Send the push outbox until ``stop`` is set (a thread of the worker's own, like its mail's)."""
+    """Send the push outbox until ``stop`` is set (a thread of the worker's own, like its mail's); once an
+    hour, forget old outcomes."""
+    pruned_at = 0.0
     while not stop.is_set():
         try:
             close_old_connections()
+            if time.monotonic() - pruned_at > 3600:
+                prune()
+                pruned_at = time.monotonic()
             busy = sum(drain().values()) > 0
         except Exception:
             log.exception("sending pushes failed")

@@ -62,6 +62,7 @@ class Receiver:
     def __init__(self):
         self.received: list[dict] = []
         self.release = threading.Event()
+        self.hanging = threading.Event()  # set once a request is held open
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -75,6 +76,7 @@ class Receiver:
                     }
                 )
                 if self.path.startswith("/hang/"):
+                    receiver.hanging.set()
                     receiver.release.wait(10)
                     status = 201
                 elif self.path.startswith("/gone/"):
@@ -247,3 +249,42 @@ def test_no_request_goes_to_an_endpoint_outside_the_prefixes(receiver, alice, se
     push.drain()
     assert receiver.received == []
     assert OutgoingPush.objects.get().status == OutgoingPush.PENDING
+
+
+def test_old_outcomes_are_forgotten_and_pending_pushes_kept(receiver, alice):
+    push.subscribe(alice, Device(f"{receiver.origin}/ok/phone").to_json())
+    push.notify(alice, "Your turn", "b", "https://x/", tag=8)
+    push.notify(alice, "Your turn", "b", "https://x/", tag=9)
+    push.drain(limit=1)
+    month_later = timezone.now() + push.KEEP_OUTCOMES + timedelta(minutes=1)
+    assert push.prune(month_later) == 1
+    assert list(OutgoingPush.objects.values_list("status", flat=True)) == [OutgoingPush.PENDING]
+
+
+@pytest.mark.django_db(transaction=True)  # the push thread must see the queued row
+def test_a_hanging_push_service_does_not_hold_up_the_bots(receiver, alice, settings):
+    """The push thread may wait on a service (up to PUSH_TIMEOUT); the worker's own loop plays bots meanwhile."""
+    from tables import worker
+
+    settings.PUSH_TIMEOUT = 8
+    settings.BOT_DELAY = 0
+    push.subscribe(alice, Device(f"{receiver.origin}/hang/tablet").to_json())
+    push.notify(alice, "Your turn", "b", "https://x/", tag=10)
+    stop = threading.Event()
+    sender = threading.Thread(target=push.run_push, args=(stop, 0.05))
+    sender.start()
+    try:
+        assert receiver.hanging.wait(8)  # the push thread is now stuck talking to the service
+        table = services.create_table(alice, "cosmic_crowns", 2, bots=[{"level": "casual"}])
+        table = services.start_table(table.pk, alice, seed=3)
+        if table.to_act == [0]:
+            move = table.engine.legal_moves(table.engine.load(table.state), 0)[0]
+            services.play_move(table.pk, alice, move, table.seq)
+        started = time.monotonic()
+        assert worker.tick()["bot_moves"] == 1
+        assert time.monotonic() - started < 5
+        assert sender.is_alive() and not receiver.release.is_set()  # the bot moved while the push still hangs
+    finally:
+        stop.set()
+        receiver.release.set()
+        sender.join(timeout=10)
