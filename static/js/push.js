@@ -93,19 +93,23 @@
   }
 
   // --- A table in view -------------------------------------------------------------------------
+  // Only a signed-in person's view counts: a visitor's first word is answered 401, and the page stops telling.
   const table = document.querySelector(".table-page[data-table]");
-  const signedIn = document.querySelector('[ws-connect="/ws/notifications/"]');
-  if (table && signedIn) {
+  if (table) {
     const id = parseInt(table.dataset.table, 10);
     let timer = null;
+    let listening = true;
     const tell = function (visible, leaving) {
-      postJSON(VIEWING_URL, { table: id, visible: visible }, leaving).catch(function () {});
+      if (!listening) return;
+      postJSON(VIEWING_URL, { table: id, visible: visible }, leaving).then(function (response) {
+        if (response.status === 401 || response.status === 403) { listening = false; clearInterval(timer); }
+      }).catch(function () {});
     };
     const update = function () {
       const visible = document.visibilityState === "visible";
       tell(visible, false);
       clearInterval(timer);
-      timer = visible ? setInterval(function () { tell(true, false); }, VIEWING_EVERY) : null;
+      timer = visible && listening ? setInterval(function () { tell(true, false); }, VIEWING_EVERY) : null;
     };
     document.addEventListener("visibilitychange", update);
     window.addEventListener("pagehide", function () { clearInterval(timer); tell(false, true); });

@@ -81,6 +81,8 @@ class Receiver:
                     status = 201
                 elif self.path.startswith("/gone/"):
                     status = 410
+                elif self.path.startswith("/unknown/"):
+                    status = 404
                 elif self.path.startswith("/busy/"):
                     status = 503
                 else:
@@ -199,8 +201,9 @@ def test_a_forged_signature_does_not_verify(receiver, alice):
         verify_vapid(forged, receiver.origin, other_public)
 
 
-def test_a_push_service_answering_410_deletes_the_subscription(receiver, alice):
-    gone = Device(f"{receiver.origin}/gone/old-laptop")
+@pytest.mark.parametrize("path, status", [("gone", 410), ("unknown", 404)])
+def test_a_push_service_answering_410_or_404_deletes_the_subscription(receiver, alice, path, status):
+    gone = Device(f"{receiver.origin}/{path}/old-laptop")
     kept = Device(f"{receiver.origin}/ok/phone")
     push.subscribe(alice, gone.to_json())
     push.subscribe(alice, kept.to_json())
@@ -208,7 +211,7 @@ def test_a_push_service_answering_410_deletes_the_subscription(receiver, alice):
     assert push.drain() == {"sent": 1, "retry": 0, "failed": 0, "gone": 1, "skipped": 0}
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [kept.endpoint]
     gone_row = OutgoingPush.objects.get(status=OutgoingPush.GONE)
-    assert gone_row.last_status == 410 and gone_row.subscription is None
+    assert gone_row.last_status == status and gone_row.subscription is None
 
 
 def test_a_push_service_that_hangs_times_out_and_is_tried_again_later(receiver, alice):
