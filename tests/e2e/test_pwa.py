@@ -101,6 +101,14 @@ def test_the_manifest_is_valid_and_its_icons_load(new_page, server, width):
         else:
             assert icon["type"] == "image/svg+xml" and b"<svg" in image.body()
     assert {"192x192", "512x512"} <= sizes
+    # Chromium's own reading: no manifest error, and nothing but the test's incognito context stands between
+    # the site and "Install" (the service worker included).
+    wait_for_worker(page, server.url)
+    cdp = page.context.new_cdp_session(page)
+    parsed = cdp.send("Page.getAppManifest")
+    assert parsed["errors"] == [] and parsed["manifest"]["startUrl"] == server.url + "/"
+    installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert {error["errorId"] for error in installability} <= {"in-incognito"}
 
 
 @pytest.mark.parametrize("width", WIDTHS)
