@@ -47,7 +47,7 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
             push.notify(
                 user,
                 _("Your turn: %(table)s #%(id)s") % words,
-                _("It is your turn. Open the table to play.") % words,
+                _("It is your turn. Open the table to play."),
                 words["url"],
                 tag=table.pk,
                 table_id=table.pk,
@@ -146,7 +146,7 @@ def invited(table, inviter, invitee) -> None:
     }
     with translation.override(language_of(invitee)):
         title = _("%(name)s invites you to %(table)s #%(id)s") % words
-        push.notify(invitee, title, _("Open the table to take a seat.") % words, url, tag=table.pk)
+        push.notify(invitee, title, _("Open the table to take a seat."), url, tag=table.pk)
         mail_player(
             invitee,
             title,
@@ -162,7 +162,7 @@ def challenged(user, challenger_name: str, game_title: str, url: str, tag) -> in
         return push.notify(
             user,
             _("%(name)s challenges you to %(game)s") % words,
-            _("Open it to accept or decline.") % words,
+            _("Open it to accept or decline."),
             url,
             tag=tag,
         )
