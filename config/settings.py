@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tables.context_processors.your_turn",
+                "accounts.context_processors.turn_sound",
             ],
         },
     },
@@ -181,6 +182,11 @@ API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
 # A revocation reaches every process at once through the cache; this bounds a change no signal announces.
 API_TOKEN_CACHE_SECONDS = float(env("API_TOKEN_CACHE_SECONDS", "30"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
+# Password reset (accounts/passwords.py): how long a link works, and how many links one address, or one
+# account, is sent per window (further requests get the same answer and no mail).
+PASSWORD_RESET_TIMEOUT = int(env("PASSWORD_RESET_TIMEOUT", "7200"))
+PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
 # French and English: the browser's Accept-Language on a first visit, then the header's switcher (kept on
@@ -229,6 +235,24 @@ if _email_backend.endswith("smtp.EmailBackend"):
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", "Card Club <noreply@cardclub.localhost>")
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 TURN_MAIL_WINDOW = int(env("TURN_MAIL_WINDOW", "3600"))  # at most one "your turn" e-mail per table per hour
+
+# Web Push (accounts/push.py). The VAPID key pair: from the environment (base64url: the raw 32-byte private
+# key and the uncompressed public point), else generated once and kept in the database (`manage.py vapid_keys`).
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY")
+VAPID_SUBJECT = env("VAPID_SUBJECT")  # "mailto:..." or "https://...": by default DEFAULT_FROM_EMAIL's address
+# Subscriptions are accepted only for endpoints starting with one of these (the browsers' push services); no
+# request is ever sent elsewhere. A "*" in a prefix stands for one host-name label (Edge's wns2-*.notify...).
+PUSH_ENDPOINT_PREFIXES = envlist(
+    "PUSH_ENDPOINT_PREFIXES",
+    "https://fcm.googleapis.com/,https://updates.push.services.mozilla.com/,"
+    "https://wns2-*.notify.windows.com/,https://web.push.apple.com/",
+)
+PUSH_TIMEOUT = float(env("PUSH_TIMEOUT", "10"))  # seconds one request to a push service may take
+PUSH_MAX_ATTEMPTS = int(env("PUSH_MAX_ATTEMPTS", "5"))
+PUSH_DEVICE_LIMIT = int(env("PUSH_DEVICE_LIMIT", "20"))  # subscribed devices per account
+# The daily digest (for those who chose it instead of a mail per turn) goes out at this local hour or later.
+DIGEST_HOUR = int(env("DIGEST_HOUR", "8"))
 
 # Bots: seconds of human-like pause before a bot moves (0 in tests).
 BOT_DELAY = float(env("BOT_DELAY", "1.0"))

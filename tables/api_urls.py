@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import api, history_api
+from tables import account_api, api, history_api
 
 urlpatterns = [
     path("token", api.token),
@@ -21,4 +21,8 @@ urlpatterns = [
     path("leaderboard/<slug:slug>", history_api.leaderboard),
     path("players/<str:username>", history_api.player),
     path("history", history_api.history_list),
+    path("password-reset", account_api.password_reset),
+    path("push/key", account_api.push_key),
+    path("push/subscriptions", account_api.push_subscriptions),
+    path("push/subscriptions/<str:pk>", account_api.push_subscription),
 ]

@@ -724,12 +724,7 @@ def invite(table_id, user, username) -> Invitation:
         table=table, user=invitee, defaults={"invited_by": user}
     )
     if created:
-        notifications.mail_player(
-            invitee,
-            f"{user.username} invites you to {table.title} #{table.pk}",
-            f"Hello {invitee.username},\n\n{user.username} invites you to a table of {table.title}.\n"
-            f"{social.site_url(table.invite_path)}\n",
-        )
+        notifications.invited(table, user, invitee)
         transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]))
     return invitation
 

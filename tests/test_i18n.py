@@ -51,7 +51,7 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Notifications"),
 }
 # Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
 # the people of the fixture named themselves (a token, decks, a made-up card code).
@@ -108,6 +108,7 @@ def visible(page: str, boards: bool = False) -> list[str]:
 def names() -> set[str]:
     """What stays the same in every language: people, bots, games, the site, Chronica's printed words."""
     import rules.chronica as chronica
+    from accounts.forms import time_zones
 
     words = {
         "Card Club",
@@ -127,6 +128,7 @@ def names() -> set[str]:
         words |= {card["name"], card["class"], card["category"].capitalize(), card["era"]}
     words |= set(chronica.cards.CATEGORIES.values()) | {"Érudition", "Prestige", "Guerre"}
     words |= {s["name"] for s in chronica.starter_decks()}
+    words |= {label for _zone, label in time_zones()}  # the IANA zones' own names, offered on the profile
     return words
 
 
@@ -204,6 +206,11 @@ def test_every_page_of_a_visitor_is_french_for_a_french_browser(world):
         "/",
         "/accounts/login/",
         "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/accounts/password/reset/sent/",
+        "/accounts/password/reset/MQ/not-a-token/",
+        "/accounts/password/reset/complete/",
+        "/offline/",
         "/leaderboards/",
         *[f"/leaderboards/{slug}/" for slug in slugs],
         *[f"/games/{slug}/rules/" for slug in slugs],
