@@ -5,14 +5,15 @@ from tables.models import Seat, Table
 
 @dataclass(frozen=True)
 class Waiting:
-    """What waits for a player: tables where it is their turn, and invitations to open tables."""
+    """What waits for a player: tables where it is their turn, invitations to open tables, challenges."""
 
     turns: int
     invitations: int
+    challenges: int = 0
 
     @property
     def count(self) -> int:
-        return self.turns + self.invitations
+        return self.turns + self.invitations + self.challenges
 
 
 def your_turn(request):
@@ -24,7 +25,8 @@ def your_turn(request):
 
 
 def waiting_for(user) -> Waiting:
+    from tables.challenges import received
     from tables.social import open_invitations
 
     turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
-    return Waiting(turns, open_invitations(user).count())
+    return Waiting(turns, open_invitations(user).count(), received(user).count())

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts import mail, push
 from rules import bots
-from tables import notifications, selectors, services
+from tables import challenges, notifications, selectors, services
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -101,7 +101,7 @@ def send_reminders(now) -> int:
 def tick(now=None) -> dict:
     """Do everything that is due now; returns what was done (for tests and logs)."""
     now = now or timezone.now()
-    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0}
+    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "challenges_expired": 0}
     for table_id in Table.objects.filter(status=Table.PLAYING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
@@ -109,6 +109,7 @@ def tick(now=None) -> dict:
             done["timeouts"] += 1
     done["reminders"] = send_reminders(now)
     done["digests"] = notifications.send_digests(now)
+    done["challenges_expired"] = challenges.expire_due(now)
     for table_id in due_bot_tables(now):
         if play_bot_move(table_id):
             done["bot_moves"] += 1
