@@ -21,7 +21,7 @@ from accounts.forms import (
     TokenForm,
 )
 from accounts.limits import LimitReached
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Block, ClubSetting
 from accounts.preferences import notification_choice
 from accounts.throttle import SignupThrottle
 
@@ -128,6 +128,8 @@ def profile(request):
             "email_verified": mail.is_verified(request.user),
             "notification_form": NotificationForm(instance=notification_choice(request.user)),
             "devices": request.user.push_devices.all(),
+            "blocked": Block.objects.filter(blocker=request.user).select_related("blocked"),
+            "club": ClubSetting.objects.filter(user=request.user).first() or ClubSetting(user=request.user),
         },
     )
 

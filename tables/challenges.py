@@ -317,3 +317,11 @@ def challenge_json(challenge: Challenge) -> dict:
         "expires_at": challenge.expires_at.isoformat(),
         "table": challenge.table_id,
     }
+
+
+def challenge_rows(user) -> dict:
+    """The dashboard's challenges: received (to answer) and sent (waiting, or how they were answered)."""
+    mine = list(sent(user))
+    for c in mine:
+        c.shown_status = shown_status(c)
+    return {"challenges_received": list(received(user)), "challenges_sent": mine}

@@ -20,7 +20,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from accounts import decks
 from accounts.preferences import in_words
 from rules import IllegalMove, registry
-from tables import access, selectors, services, social, social_views
+from tables import access, challenges, club, selectors, services, social, social_views
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -44,9 +44,9 @@ def lobby(request):
             .prefetch_related("seats__user")
             .distinct()[:50]
         )
-    return render(
-        request, "tables/lobby.html", {"games": games_list(), "open_tables": open_tables, "mine": mine}
-    )
+    ctx = {"games": games_list(), "open_tables": open_tables, "mine": mine}
+    ctx["followed_tables"] = club.followed_open_tables(request.user)
+    return render(request, "tables/lobby.html", ctx)
 
 
 def option_fields(engine):
@@ -341,9 +341,9 @@ def dashboard(request):
     waiting = [seat for seat in seats if seat.awaited]
     others = [seat for seat in seats if not seat.awaited]
     invitations = social.open_invitations(request.user)
-    return render(
-        request, "tables/dashboard.html", {"waiting": waiting, "others": others, "invitations": invitations}
-    )
+    ctx = {"waiting": waiting, "others": others, "invitations": invitations}
+    ctx.update(challenges.challenge_rows(request.user))
+    return render(request, "tables/dashboard.html", ctx)
 
 
 def game_rules(request, slug):

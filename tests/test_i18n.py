@@ -243,6 +243,10 @@ def test_every_page_of_a_player_is_french_for_a_french_browser(world, client_for
         "/decks/new/?code=CU1-NOTACODE",
         "/decks/catalog/?pick=1",
         "/players/bob/",
+        "/live/",
+        "/following/",
+        "/players/bob/challenge/",
+        "/me/delete/",
         *[f"/games/{slug}/new/" for slug in slugs],
         f"/tables/{world['replayed'].pk}/replay/?seat=0",
     ]
