@@ -251,8 +251,25 @@ def _tell_challenger(challenge: Challenge, accepted: bool) -> None:
             title = gettext("%(name)s declined your challenge to %(game)s") % words
             body = gettext("Maybe another time.")
         push.notify(challenger, title, body, url, tag=f"challenge-{challenge.pk}")
-    ids = [challenger.pk, challenge.challenged_id]
-    transaction.on_commit(lambda: notifications.refresh_badges(None, ids))
+    challenged_id = challenge.challenged_id
+    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]))
+    transaction.on_commit(lambda: tell_live(challenger.pk, title))
+
+
+def tell_live(user_id: int, news: str) -> None:
+    """After commit: the person's open pages get their badge and the news (a toast), over the badge socket."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.template.loader import render_to_string
+
+    from tables.live import has_listeners
+
+    layer = get_channel_layer()
+    group = notifications.user_group(user_id)
+    if layer is None or not has_listeners(layer, group):
+        return
+    html = notifications.badge(user_id) + render_to_string("tables/_news.html", {"news": news, "oob": True})
+    async_to_sync(layer.group_send)(group, {"type": "turn.changed", "table": None, "html": html})
 
 
 def expire_due(now=None) -> int:

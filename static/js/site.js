@@ -34,6 +34,8 @@
     }
     // The badge counts turns and invitations; a toast says which of them is new, once. On a table page the
     // board says whose turn it is, so only an invitation is told there.
+    // News for this person (a challenge of theirs answered) arrives beside their badge: told as a toast.
+    if (t && t.id === "club-news" && t.textContent.trim()) toast(t.textContent.trim());
     if (t && t.id === "your-turn-badge") {
       const invited = parseInt(t.dataset.invitations || "0", 10);
       const challenged = parseInt(t.dataset.challenges || "0", 10);

@@ -94,6 +94,9 @@ def test_a_challenge_sent_from_a_player_page_is_accepted_in_another_browser(serv
     assert re.search(r"/tables/\d+/$", bob.url)
     bob.wait_for_selector("section.table-status[data-status=playing]")
     table_url = bob.url
+    alice.wait_for_function(  # she is told at once, on the page she is on
+        "name => document.getElementById('toast').textContent.includes(name)", arg=b_name
+    )
     bob.wait_for_selector(f".seat-chip[data-u='{a_name}'] .face img.avatar")  # faces on the seat chips
     shot(bob, f"club-04-accepted-table-{width}-{lang}")
 

@@ -159,3 +159,15 @@ async def test_the_chat_panel_a_blocker_opens_leaves_the_blocked_persons_lines_o
     assert ok
     assert "rude words" not in await comm.receive_from(timeout=20)
     await comm.disconnect()
+
+
+async def test_the_challenger_is_told_live_when_the_challenge_is_declined(alice, bob):
+    from tables import challenges
+
+    comm = await badge_socket(await session_cookie(alice))
+    made = await sync_to_async(challenges.create)(alice, "bob", "cosmic_crowns")
+    await sync_to_async(challenges.decline)(made.pk, bob)
+    frame = await comm.receive_from(timeout=20)
+    assert 'id="your-turn-badge"' in frame and 'id="club-news"' in frame
+    assert "bob declined your challenge to Cosmic Crowns" in frame
+    await comm.disconnect()
