@@ -310,3 +310,19 @@ def invite(request, pk):
     with _hidden(request, pk):
         invitation = services.invite(pk, request.api_user, data.get("username"))
     return JsonResponse({"user": invitation.user.username}, status=201)
+
+
+@api_view(("POST",))
+def abandon(request, pk):
+    """Walk away from a game against bots alone: it is aborted, unrated (409 for any other table)."""
+    with _hidden(request, pk):
+        services.abandon(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
+
+
+@api_view(("GET",))
+def your_turn_list(request):
+    """The tables waiting for the caller's move, most urgent first (CONTRACTS §2: ``GET /api/your-turn``)."""
+    from tables.your_turn import waiting_tables
+
+    return JsonResponse([w.json() for w in waiting_tables(request.api_user)], safe=False)

@@ -155,6 +155,7 @@ class Snapshot:
             if viewer is None
             else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
+            "bots_only": selectors.bots_only(seats),
             "full": all(seat.taken for seat in seats),
             "options_shown": [
                 (spec.get("label", name), table.options.get(name))

@@ -45,6 +45,13 @@ def seat_of(seats: list[Seat], user) -> int | None:
     return None
 
 
+def bots_only(seats: list[Seat]) -> bool:
+    """A table of one person and bots (a "Play now" table, or one opened with bots in every other seat):
+    nobody else is kept waiting by it, so its person may walk away from it, and the worker closes it idle."""
+    people = [s for s in seats if s.user_id]
+    return len(people) == 1 and all(s.bot and not s.user_id for s in seats if s is not people[0])
+
+
 def names_of(seats: list[Seat]) -> list[str]:
     return [seat.display_name for seat in seats]
 
