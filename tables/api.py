@@ -151,8 +151,9 @@ def table_json(table: Table, user) -> dict:
         "view": position.view,
         "legal_moves": position.legal_moves,
     }
-    if table.result is not None:
-        data["result"] = table.result
+    # null until the game is finished; then the engine's result (scores, winners) with placings and, on a
+    # rated table, each rated person's rating before and after (OpenSkill ordinal and displayed)
+    data["result"] = selectors.final_result(table, seats)
     if table.private:  # whoever may see a private table may share it
         data["invite"] = table.invite_token
     return data

@@ -282,6 +282,7 @@ def start_turn(state: dict, seat: int) -> None:
 class Cosplay(core.BaseGame):
     slug = "cosplay"
     title = "Cosplay Team Battle"
+    score_name = {"en": "Objective points", "fr": "Points d’objectif"}  # what the result's scores count
     blurb = {
         "en": (
             "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
