@@ -337,7 +337,11 @@ def dashboard(request):
     invitations; your other games."""
     waiting = your_turn.waiting_tables(request.user)
     lang = translation.get_language()
-    rows = [{"w": w, "last_move": w.last_move_lines(lang)} for w in waiting]
+    now = timezone.now()
+    rows = [
+        {"w": w, "last_move": w.last_move_lines(lang), "fresh": (now - w.since).total_seconds() < 60}
+        for w in waiting
+    ]
     others = (
         Seat.objects.filter(user=request.user, table__status=Table.PLAYING, awaited=False)
         .select_related("table")
@@ -347,7 +351,7 @@ def dashboard(request):
     return render(
         request,
         "tables/dashboard.html",
-        {"rows": rows, "others": others, "invitations": invitations, "now": timezone.now()},
+        {"rows": rows, "others": others, "invitations": invitations, "now": now},
     )
 
 

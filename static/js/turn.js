@@ -103,6 +103,12 @@
     return waiting.filter(function (path) { return path !== here; })[0] || null;
   }
   function showNext(badge) {
+    // The table page's bar shows once the game is on or over and it is not your turn there (the status
+    // section, redrawn by every frame, says both).
+    const status = document.querySelector("section.table-status");
+    document.querySelectorAll("[data-next-bar]").forEach(function (bar) {
+      bar.hidden = !status || !/^(playing|finished)$/.test(status.dataset.status) || "myTurn" in status.dataset;
+    });
     document.querySelectorAll("[data-next-game]").forEach(function (holder) {
       const link = holder.querySelector("[data-next-link]"), none = holder.querySelector("[data-next-none]");
       if (!link || !none || !badge) return;
@@ -147,7 +153,7 @@
   document.addEventListener("cardclub:swapped", function (evt) {
     const t = evt.detail && evt.detail.target;
     if (t && t.id === "your-turn-badge") read(t, true);
-    else if (t && t.querySelector && t.querySelector("[data-next-game]")) showNext(badgeNow());
+    else if (t && t.matches && (t.matches("section.table-status") || t.querySelector("[data-next-game]"))) showNext(badgeNow());
     if (t && t.querySelector && t.querySelector("[data-result-panel]")) resultShown(t);
   });
   if (badgeNow()) read(badgeNow(), false);

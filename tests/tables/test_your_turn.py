@@ -93,9 +93,14 @@ def test_the_page_shows_opponents_time_waited_clock_and_the_last_move_in_words(
         table = services.play_move(table.pk, user, discard, table.seq).table
     assert Seat.objects.get(table=table, user=alice).awaited
     Table.objects.filter(pk=table.pk).update(deadline=timezone.now() + timedelta(hours=3), move_time=86400)
+    fresh = client_for(alice).get("/your-turn/").content.decode()
+    assert (
+        "waiting for you since a moment ago" in fresh.split(f'data-table="{table.pk}"')[1].split("</li>")[0]
+    )
+    Seat.objects.filter(table=table, user=alice).update(awaited_since=timezone.now() - timedelta(hours=3))
     page = client_for(alice).get("/your-turn/").content.decode()
     row = page.split(f'data-table="{table.pk}"')[1].split("</li>")[0]
-    assert "Five Crowns" in row and "bob" in row and "waiting for you for" in row
+    assert "Five Crowns" in row and "bob" in row and "waiting for you for 3\xa0hours" in row
     assert "data-deadline" in row and "left" in row
     assert "Last move:" in row and "bob" in row.split("Last move:")[1]
     # put into words as alice's seat reads it (rules.core.narrate: what that seat may know, nothing else)
