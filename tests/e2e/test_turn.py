@@ -176,14 +176,22 @@ def test_the_result_panel_ends_the_game_over_the_board(server, browser, width, l
             panel.wait_for(state="visible", timeout=60000)
             assert page.locator("html").get_attribute("lang") == lang
         words = {
-            "en": ("Game over", "Crowns", "Replay", "Back to lobby", "Rematch", "Next game", "unrated"),
+            "en": (
+                "Game over",
+                "Crowns",
+                "Replay",
+                "Back to lobby",
+                "Rematch",
+                "No other game is waiting for you.",
+                "unrated",
+            ),
             "fr": (
                 "Partie terminée",
                 "Couronnes",
                 "Revoir",
                 "Retour au salon",
                 "Revanche",
-                "Partie suivante",
+                "Aucune autre partie ne vous attend.",
                 "non classée",
             ),
         }[lang]
@@ -193,6 +201,7 @@ def test_the_result_panel_ends_the_game_over_the_board(server, browser, width, l
         mine = player.locator(".result-panel").inner_text()
         for word in words[1:]:
             assert word in mine, (word, mine)
+        assert player.locator(".result-panel [data-next-link]").is_hidden()  # no other game waits
         assert player.locator(".result-table tbody tr").count() == 2
         # The panel fits the screen: nothing of it is cut off sideways.
         box = player.locator(".result-card").bounding_box()
