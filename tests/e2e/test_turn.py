@@ -8,6 +8,7 @@ import pytest
 
 from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
 from tests.e2e.test_axe import grave_violations
+from tests.e2e.test_csp import watch_csp
 
 DIRECT = "[data-move]:not(.cp-pay):not(.takeback)"
 
@@ -59,6 +60,7 @@ def icon_of(page) -> str:
 
 def test_the_tab_title_and_favicon_tell_a_new_turn_on_every_open_page(server, new_page):
     host, guest = new_page(1280), new_page(390, 844)
+    host_violations, guest_violations = watch_csp(host), watch_csp(guest)
     host_name, guest_name = unique("host"), unique("guest")
     sign_up(host, server, host_name)
     sign_up(guest, server, guest_name)
@@ -70,6 +72,7 @@ def test_the_tab_title_and_favicon_tell_a_new_turn_on_every_open_page(server, ne
     lobby = waiter.context.new_page()  # a second page of the waiting player: the lobby, another tab
     lobby.errors = []
     lobby.on("pageerror", lambda exc: lobby.errors.append(str(exc)))
+    lobby_violations = watch_csp(lobby)
     lobby.goto(f"{server.url}/")
     hidden = waiter.context.new_page()  # and a third, hidden, in a browser that allows notifications
     hidden.errors = []
@@ -113,6 +116,7 @@ def test_the_tab_title_and_favicon_tell_a_new_turn_on_every_open_page(server, ne
     mover.wait_for_selector("#toast.show >> text=No other game is waiting for you.")
     assert mover.url == table_url
     shot(lobby, "turn-title-lobby")
+    shot(mover, f"turn-next-game-none-{mover.viewport_size['width']}", full_page=False)
 
     # The waiting player opens "Your turn": the row, the notify control; then plays, and the title resets.
     lobby.goto(f"{server.url}/your-turn/")
@@ -137,6 +141,7 @@ def test_the_tab_title_and_favicon_tell_a_new_turn_on_every_open_page(server, ne
         hidden.evaluate("window.__lastNote.dispatchEvent(new Event('click'))")
     assert hidden.url == table_url
     assert not lobby.errors and not waiter.errors and not mover.errors and not hidden.errors
+    assert host_violations == guest_violations == lobby_violations == []  # the Content-Security-Policy holds
 
 
 def finish_against_a_bot(page, server, watcher=None):
