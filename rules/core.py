@@ -125,6 +125,7 @@ class Game(Protocol):
     slug: str
     title: str
     blurb: dict[str, str]  # a short description of the game per language (``LANGUAGES``), for the lobby
+    score_name: dict[str, str]  # what the scores count, per language ("Crowns"): the result panel
     min_players: int
     max_players: int
     options: dict[str, dict[str, Any]]
@@ -258,6 +259,7 @@ class BaseGame:
     slug = ""
     title = ""
     blurb: dict[str, str] = {}
+    score_name: dict[str, str] = {"en": "Points", "fr": "Points"}
     min_players = 2
     max_players = 2
     options: dict[str, dict[str, Any]] = {}

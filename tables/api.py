@@ -151,8 +151,9 @@ def table_json(table: Table, user) -> dict:
         "view": position.view,
         "legal_moves": position.legal_moves,
     }
-    if table.result is not None:
-        data["result"] = table.result
+    # null until the game is finished; then the engine's result (scores, winners) with placings and, on a
+    # rated table, each rated person's rating before and after (OpenSkill ordinal and displayed)
+    data["result"] = selectors.final_result(table, seats)
     if table.private:  # whoever may see a private table may share it
         data["invite"] = table.invite_token
     return data
@@ -310,3 +311,19 @@ def invite(request, pk):
     with _hidden(request, pk):
         invitation = services.invite(pk, request.api_user, data.get("username"))
     return JsonResponse({"user": invitation.user.username}, status=201)
+
+
+@api_view(("POST",))
+def abandon(request, pk):
+    """Walk away from a game against bots alone: it is aborted, unrated (409 for any other table)."""
+    with _hidden(request, pk):
+        services.abandon(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
+
+
+@api_view(("GET",))
+def your_turn_list(request):
+    """The tables waiting for the caller's move, most urgent first (CONTRACTS §2: ``GET /api/your-turn``)."""
+    from tables.your_turn import waiting_tables
+
+    return JsonResponse([w.json() for w in waiting_tables(request.api_user)], safe=False)

@@ -298,6 +298,7 @@ def options_of(options):
 class Cosplay(core.BaseGame):
     slug = "cosplay"
     title = "Cosplay Team Battle"
+    score_name = {"en": "Objective points", "fr": "Points d’objectif"}  # what the result's scores count
     blurb = {
         "en": (
             "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
