@@ -260,16 +260,18 @@ def moves(request, pk):
     table = _table_or_404(request, pk)
     rows = list(table.moves.order_by("seq"))
     cancelled = social.cancelled_seqs(rows)
+    reader = selectors.seat_of(selectors.read_seats(table), request.api_user)
+    shown = selectors.moves_as_seen(table, rows, reader)
     return JsonResponse(
         [
             {
                 "seq": m.seq,
                 "seat": m.seat,
-                "move": m.move,
+                "move": move,
                 "at": m.at.isoformat(),
                 **({"taken_back": True} if m.seq in cancelled else {}),
             }
-            for m in rows
+            for m, move in zip(rows, shown, strict=True)
         ],
         safe=False,
     )
