@@ -18,11 +18,17 @@ frames of a move to that loop to send and goes on to the next request without wa
 One thread suits SQLite, which takes one writer at a time: requests queue in order on the thread instead
 of waiting for the write lock in SQLite's busy handler. PostgreSQL serves requests side by side, so it
 gets several threads (settings.SYNC_THREADS).
+
+Hashing a password holds a thread for a good part of a second, by design. A POST to a view marked as
+hashing passwords (``accounts.throttle.hashes_passwords``: log-in, sign-up, password change, API token)
+runs on threads of its own instead (settings.PASSWORD_THREADS, one by default): a flood of log-ins queues
+there, at most that many hashes at once, and the threads that serve moves and pages go on serving them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -34,7 +40,7 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
-from django.urls import set_script_prefix
+from django.urls import Resolver404, resolve, set_script_prefix
 
 _serving = threading.local()
 
@@ -51,21 +57,25 @@ class PooledASGIHandler(ASGIHandler):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)  # sync mode: the chain and the view in one trip to the thread
         count = threads or settings.SYNC_THREADS
-        self.executors = [
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"django-sync-{i}") for i in range(count)
-        ]
+        self.executors = _threads("django-sync", count)  # the threads that serve moves and pages
         self.busy = [0] * count  # requests in flight per thread
+        self.password_executors = _threads("django-password", settings.PASSWORD_THREADS)
+        self.password_busy = [0] * settings.PASSWORD_THREADS
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        index = min(range(len(self.busy)), key=self.busy.__getitem__)
-        self.busy[index] += 1
+        if _hashes_passwords(scope):
+            executors, busy = self.password_executors, self.password_busy
+        else:
+            executors, busy = self.executors, self.busy
+        index = min(range(len(busy)), key=busy.__getitem__)
+        busy[index] += 1
         try:
-            async with ThreadSensitiveContext(executor=self.executors[index]):
+            async with ThreadSensitiveContext(executor=executors[index]):
                 await self.handle(scope, receive, send)
         finally:
-            self.busy[index] -= 1
+            busy[index] -= 1
 
     async def handle(self, scope, receive, send):
         """Django's ``ASGIHandler.handle`` with one trip to the thread where Django makes three.
@@ -116,6 +126,27 @@ class PooledASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # (its content is bytes already: closing frees only what it held)
         return response
+
+
+def _threads(name: str, count: int) -> list[ThreadPoolExecutor]:
+    """``count`` long-lived threads, an executor each (a request's sync code stays on its one thread)."""
+    return [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-{i}") for i in range(count)]
+
+
+def _hashes_passwords(scope) -> bool:
+    """Whether the request is a POST to a view that hashes a password (``hashes_passwords`` on the view)."""
+    return scope.get("method") == "POST" and _view_hashes_passwords(scope["path"], scope.get("root_path", ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_hashes_passwords(path: str, root_path: str) -> bool:
+    if root_path and path.startswith(root_path):
+        path = path[len(root_path) :]
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return getattr(match.func, "hashes_passwords", False)
 
 
 class _Processed(Exception):

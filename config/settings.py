@@ -167,6 +167,14 @@ LOGOUT_REDIRECT_URL = "/"
 # account is refused from that address until the window passes (other accounts and addresses go on).
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Failed log-ins from one client address, whatever the account, within the same window; then the address is
+# refused (429, Retry-After), except for a person who logged in before from it or from that browser: such a
+# success is remembered this long (and the browser's device cookie lasts as long).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+LOGIN_KNOWN_SECONDS = int(env("LOGIN_KNOWN_SECONDS", str(30 * 24 * 3600)))
+# Threads per process that hash passwords (log-in, sign-up, password change, API token), apart from the
+# SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these.
+PASSWORD_THREADS = max(1, int(env("PASSWORD_THREADS", "1")))
 # Sign-ups: this many new accounts per client address within the window.
 SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "5"))
 SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
