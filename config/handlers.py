@@ -23,12 +23,16 @@ Hashing a password holds a thread for a good part of a second, by design. A POST
 hashing passwords (``accounts.throttle.hashes_passwords``: log-in, sign-up, password change, API token)
 runs on threads of its own instead (settings.PASSWORD_THREADS, one by default): a flood of log-ins queues
 there, at most that many hashes at once, and the threads that serve moves and pages go on serving them.
+The hash itself (PBKDF2 in OpenSSL) lets go of the interpreter, so it competes with the site only for the
+processor: those threads run at a lower scheduling priority (settings.PASSWORD_THREAD_NICE, Linux's
+per-thread nice value), so that a busy machine serves moves and pages first and log-ins with what is left.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -59,7 +63,7 @@ class PooledASGIHandler(ASGIHandler):
         count = threads or settings.SYNC_THREADS
         self.executors = _threads("django-sync", count)  # the threads that serve moves and pages
         self.busy = [0] * count  # requests in flight per thread
-        self.password_executors = _threads("django-password", settings.PASSWORD_THREADS)
+        self.password_executors = _threads("django-password", settings.PASSWORD_THREADS, _lower_priority)
         self.password_busy = [0] * settings.PASSWORD_THREADS
 
     async def __call__(self, scope, receive, send):
@@ -128,9 +132,21 @@ class PooledASGIHandler(ASGIHandler):
         return response
 
 
-def _threads(name: str, count: int) -> list[ThreadPoolExecutor]:
+def _threads(name: str, count: int, initializer=None) -> list[ThreadPoolExecutor]:
     """``count`` long-lived threads, an executor each (a request's sync code stays on its one thread)."""
-    return [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-{i}") for i in range(count)]
+    return [
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-{i}", initializer=initializer)
+        for i in range(count)
+    ]
+
+
+def _lower_priority() -> None:
+    """Lower the calling thread's scheduling priority by settings.PASSWORD_THREAD_NICE (on Linux a thread
+    has a nice value of its own; elsewhere, or when refused, the thread keeps the process's)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), settings.PASSWORD_THREAD_NICE)
+    except (AttributeError, OSError):
+        pass
 
 
 def _hashes_passwords(scope) -> bool:

@@ -175,6 +175,8 @@ LOGIN_KNOWN_SECONDS = int(env("LOGIN_KNOWN_SECONDS", str(30 * 24 * 3600)))
 # Threads per process that hash passwords (log-in, sign-up, password change, API token), apart from the
 # SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these.
 PASSWORD_THREADS = max(1, int(env("PASSWORD_THREADS", "1")))
+# Their nice value (0-19, Linux): a machine short of processor serves moves and pages before hashes.
+PASSWORD_THREAD_NICE = int(env("PASSWORD_THREAD_NICE", "19"))
 # Sign-ups: this many new accounts per client address within the window.
 SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "5"))
 SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
