@@ -143,10 +143,18 @@ if REDIS_URL:
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s the layer's blocking pop waits
     # on an idle channel: every idle socket would then die after 5 s. Allow the read a longer wait.
     _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}
+    # Both survive an outage of Redis (config.layers, config.cache): frames are dropped and sockets told to
+    # reconnect, the cache answers from the process's memory, until Redis is back.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
+        "default": {"BACKEND": "config.layers.ResilientRedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "config.layers.InMemoryChannelLayer"}
@@ -191,6 +199,10 @@ API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
 # A revocation reaches every process at once through the cache; this bounds a change no signal announces.
 API_TOKEN_CACHE_SECONDS = float(env("API_TOKEN_CACHE_SECONDS", "30"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
+# Sockets one account may hold open at once, over every process (accounts.socket_guard): the next one is
+# closed with code 4429. What a client may send in one socket message, in bytes (1009 past it).
+MAX_SOCKETS_PER_ACCOUNT = int(env("MAX_SOCKETS_PER_ACCOUNT", "50"))
+SOCKET_MESSAGE_MAX = int(env("SOCKET_MESSAGE_MAX", "16384"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
 # French and English: the browser's Accept-Language on a first visit, then the header's switcher (kept on

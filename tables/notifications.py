@@ -27,7 +27,7 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     """Inside the move's transaction: queue "your turn" mail for those whose turn began, and after
     commit refresh the live badge of everyone whose turn began or ended."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids), robust=True)  # (logged if it fails)
     for user in newly_awaited:
         # In a live game the turn comes back every minute: one e-mail per table and player per window.
         if mail.is_verified(user) and cache.add(

@@ -432,7 +432,7 @@ def _announce(
         table.revision += 1
         table.save(update_fields=["revision"])
     publication = Publication(table, seats=seats, state=state, people=people)
-    transaction.on_commit(publication.run)
+    transaction.on_commit(publication.run, robust=True)  # (a failure to send is logged: the change stands)
     return publication
 
 
@@ -659,7 +659,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
         message = ChatMessage.objects.create(
             table=table, user=user, text=text, phrase=phrase or "", position=table.seq
         )
-        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run)
+        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run, robust=True)
         return message
 
 
@@ -730,7 +730,7 @@ def invite(table_id, user, username) -> Invitation:
             f"Hello {invitee.username},\n\n{user.username} invites you to a table of {table.title}.\n"
             f"{social.site_url(table.invite_path)}\n",
         )
-        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]))
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]), robust=True)
     return invitation
 
 
