@@ -26,12 +26,16 @@ there, at most that many hashes at once, and the threads that serve moves and pa
 The hash itself (PBKDF2 in OpenSSL) lets go of the interpreter, so it competes with the site only for the
 processor: those threads run at a lower scheduling priority (settings.PASSWORD_THREAD_NICE, Linux's
 per-thread nice value), so that a busy machine serves moves and pages first and log-ins with what is left.
+
+A body larger than settings.DATA_UPLOAD_MAX_MEMORY_SIZE is answered 413 with a JSON error before Django
+reads it: at once when its Content-Length says so, else as soon as the bytes read pass the bound.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -90,9 +94,16 @@ class PooledASGIHandler(ASGIHandler):
         after it is sent, in a second trip, as Django does. The body is read, the disconnect watched and
         the response sent on the loop, as in Django.
         """
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and (_declared_length(scope) or 0) > limit:
+            await _answer_too_large(send, limit)  # (without reading a byte of it)
+            return
         try:
-            body_file = await self.read_body(receive)
+            body_file = await self.read_body(_bounded(receive, limit))
         except RequestAborted:
+            return
+        except _BodyTooLarge:
+            await _answer_too_large(send, limit)
             return
         with closing(body_file):
             set_script_prefix(get_script_prefix(scope))
@@ -163,6 +174,48 @@ def _view_hashes_passwords(path: str, root_path: str) -> bool:
     except Resolver404:
         return False
     return getattr(match.func, "hashes_passwords", False)
+
+
+class _BodyTooLarge(Exception):
+    """A body sent without its length (chunked) grew past settings.DATA_UPLOAD_MAX_MEMORY_SIZE."""
+
+
+def _declared_length(scope) -> int | None:
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _bounded(receive, limit: int | None):
+    """``receive``, raising _BodyTooLarge once the body read adds up to more than ``limit`` bytes."""
+    if limit is None:
+        return receive
+    read = 0
+
+    async def bounded():
+        nonlocal read
+        message = await receive()
+        read += len(message.get("body", b""))
+        if read > limit:
+            raise _BodyTooLarge
+        return message
+
+    return bounded
+
+
+async def _answer_too_large(send, limit: int) -> None:
+    """413 with a JSON error (the API's shape for every client error), before Django sees the request: a
+    body over settings.DATA_UPLOAD_MAX_MEMORY_SIZE is neither read nor kept."""
+    body = json.dumps({"error": f"The body is too large (at most {limit} bytes)."}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send(
+        {"type": "http.response.start", "status": 413, "headers": [*headers, (b"connection", b"close")]}
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class _Processed(Exception):
