@@ -14,6 +14,7 @@ Counts kept meanwhile are this process's alone (a throttle counts per process un
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from django.core.cache.backends.locmem import LocMemCache
@@ -26,31 +27,49 @@ RETRY_AFTER = 1.0  # seconds during which a failed Redis is not tried again
 FAILURES = (RedisError, OSError)
 
 
+class _Outage:
+    """Whether Redis at one location is out of reach, shared by the process's instances of the cache (Django
+    makes one per thread): one outage is logged once, and all of them stop trying it together."""
+
+    def __init__(self):
+        self.down = False
+        self.until = 0.0  # time.monotonic() before which Redis is not tried again
+        self.lock = threading.Lock()
+
+
+_outages: dict[str, _Outage] = {}
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
-        self._fallback = LocMemCache(f"resilient-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
-        self._down_until = 0.0  # time.monotonic() before which Redis is not tried
-        self._down = False  # an outage is under way (logged once at its start, once at its end)
+        location = server if isinstance(server, str) else ",".join(server)
+        # (LocMemCache instances of one name share their storage: every thread reads the same fallback)
+        self._fallback = LocMemCache(f"resilient:{location}", {"TIMEOUT": params.get("TIMEOUT", 300)})
+        self._outage = _outages.setdefault(location, _Outage())
 
     @property
     def degraded(self) -> bool:
-        """Whether the last call found Redis out of reach (and the process's memory answered)."""
-        return self._down
+        """Whether Redis was found out of reach (and the process's memory answers) and is not back yet."""
+        return self._outage.down
 
     def _call(self, name: str, *args, **kwargs):
-        if self._down and time.monotonic() < self._down_until:
+        outage = self._outage
+        if outage.down and time.monotonic() < outage.until:
             return getattr(self._fallback, name)(*args, **kwargs)
         try:
             result = getattr(super(), name)(*args, **kwargs)
         except FAILURES as exc:
-            if not self._down:
-                logger.warning("Redis cache unreachable (%s): answering from this process's memory", exc)
-            self._down, self._down_until = True, time.monotonic() + RETRY_AFTER
+            with outage.lock:
+                if not outage.down:
+                    logger.warning("Redis cache unreachable (%s): answering from this process's memory", exc)
+                outage.down, outage.until = True, time.monotonic() + RETRY_AFTER
             return getattr(self._fallback, name)(*args, **kwargs)
-        if self._down:
-            logger.warning("Redis cache reachable again")
-            self._down = False
+        if outage.down:
+            with outage.lock:
+                if outage.down:
+                    logger.warning("Redis cache reachable again")
+                    outage.down = False
         return result
 
     def add(self, *args, **kwargs):

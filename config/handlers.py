@@ -49,6 +49,8 @@ from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
 from django.urls import Resolver404, resolve, set_script_prefix
+from django.utils import translation
+from django.utils.translation import gettext, trans_real
 
 _serving = threading.local()
 
@@ -96,14 +98,14 @@ class PooledASGIHandler(ASGIHandler):
         """
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         if limit is not None and (_declared_length(scope) or 0) > limit:
-            await _answer_too_large(send, limit)  # (without reading a byte of it)
+            await _answer_too_large(send, limit, scope)  # (without reading a byte of it)
             return
         try:
             body_file = await self.read_body(_bounded(receive, limit))
         except RequestAborted:
             return
         except _BodyTooLarge:
-            await _answer_too_large(send, limit)
+            await _answer_too_large(send, limit, scope)
             return
         with closing(body_file):
             set_script_prefix(get_script_prefix(scope))
@@ -207,10 +209,24 @@ def _bounded(receive, limit: int | None):
     return bounded
 
 
-async def _answer_too_large(send, limit: int) -> None:
+def _language(scope) -> str:
+    """The request's language as Accept-Language asks for it (the middleware has not run yet)."""
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            for code, _weight in trans_real.parse_accept_lang_header(value.decode("latin1")):
+                try:
+                    return translation.get_supported_language_variant(code)
+                except LookupError:
+                    continue
+    return settings.LANGUAGE_CODE
+
+
+async def _answer_too_large(send, limit: int, scope) -> None:
     """413 with a JSON error (the API's shape for every client error), before Django sees the request: a
     body over settings.DATA_UPLOAD_MAX_MEMORY_SIZE is neither read nor kept."""
-    body = json.dumps({"error": f"The body is too large (at most {limit} bytes)."}).encode()
+    with translation.override(_language(scope)):
+        message = gettext("The body is too large (at most %(limit)d bytes).") % {"limit": limit}
+    body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     await send(
         {"type": "http.response.start", "status": 413, "headers": [*headers, (b"connection", b"close")]}

@@ -93,6 +93,13 @@ def test_it_answers_413_with_json_to_a_body_too_large(daphne):
         assert status == 413 and "body is too large" in json.loads(answer)["error"], path
 
 
+def test_it_says_why_in_the_language_asked_for(daphne):
+    body = b"x" * (3 * 1024 * 1024)
+    headers = {"Content-Type": "application/json", "Accept-Language": "fr-FR,fr;q=0.9"}
+    status, _, answer = request(daphne[0], "POST", "/api/tables", headers, body)
+    assert status == 413 and "trop grand" in json.loads(answer)["error"]
+
+
 def test_it_answers_413_to_a_chunked_body_that_grows_too_large(daphne):
     chunks = (b"x" * 65536 for _ in range(48))  # 3 MiB, its length not said in advance
     status, _, answer = request(
