@@ -9,8 +9,12 @@ Close codes a client may read (the page's htmx WebSocket extension reconnects, w
 - 1013 (try again later): the channel layer (Redis) cannot be reached; the socket could not join its groups.
 - 1012 (service restart): the channel layer lost Redis while the socket was open (``config.layers``);
   reconnecting joins the groups again and reads the whole frame anew.
-- 1009 (message too big): a message from the client over ``settings.SOCKET_MESSAGE_MAX`` bytes (daphne
-  refuses it as it arrives: ``config.protocol``; a message that reaches a consumer anyway closes it too).
+- 1009 (message too big): a message from the client over ``settings.SOCKET_MESSAGE_MAX`` (bytes, or
+  characters of a text message); past daphne's own bound (``--websocket-max-message-size``, 1 MiB) daphne
+  closes the socket with 1009 itself as the message arrives (``config.protocol``).
+
+(Autobahn, under daphne, lets an application send 1000 and 3000-4999 only: ``config.protocol`` lets daphne
+send 1009, 1011, 1012 and 1013 too, as RFC 6455 allows a server.)
 
 **Counting sockets per account.** Each process counts its own sockets per account exactly, in memory, and
 publishes that count in the cache (Redis when REDIS_URL is set) under a key of its own that expires after
