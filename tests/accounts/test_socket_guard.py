@@ -10,6 +10,7 @@ from django.core.cache import cache
 
 from accounts import socket_guard
 from config.asgi import application
+from tables import live
 from tests.tables.test_consumers import connect, session_cookie, setup_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -107,7 +108,7 @@ async def test_a_socket_told_the_layer_lost_redis_closes_with_1012(alice, bob):
     comm, ok = await connect(table.pk, await session_cookie(alice))
     assert ok and await comm.receive_from(timeout=20)
     layer = get_channel_layer()
-    channel = next(iter(layer.channels))  # (the only socket open: its own channel)
+    (channel,) = layer.groups[live.table_group(table.pk, "s0", "en")]  # (alice's socket, at seat 0)
     await layer.send(channel, {"type": "layer.lost"})
     assert await closed_with(comm) == socket_guard.LAYER_LOST
     await comm.wait(timeout=5)
