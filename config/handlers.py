@@ -75,7 +75,7 @@ class PooledASGIHandler(ASGIHandler):
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        if _hashes_passwords(scope):
+        if self.password_executors and _hashes_passwords(scope):
             executors, busy = self.password_executors, self.password_busy
         else:
             executors, busy = self.executors, self.busy

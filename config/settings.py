@@ -181,8 +181,9 @@ LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
 LOGIN_ADDRESS_FAILURE_LIMIT = int(env("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
 LOGIN_KNOWN_SECONDS = int(env("LOGIN_KNOWN_SECONDS", str(30 * 24 * 3600)))
 # Threads per process that hash passwords (log-in, sign-up, password change, API token), apart from the
-# SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these.
-PASSWORD_THREADS = max(1, int(env("PASSWORD_THREADS", "1")))
+# SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these. 0: on the
+# request threads, as before (bench/login_flood.py measures that as its baseline).
+PASSWORD_THREADS = max(0, int(env("PASSWORD_THREADS", "1")))
 # Their nice value (0-19, Linux): a machine short of processor serves moves and pages before hashes.
 PASSWORD_THREAD_NICE = int(env("PASSWORD_THREAD_NICE", "19"))
 # Sign-ups: this many new accounts per client address within the window.
