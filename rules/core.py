@@ -171,6 +171,12 @@ class Game(Protocol):
         or one that is not legal now."""
         ...
 
+    def private_move_fields(self, move: Move) -> frozenset[str]:
+        """The fields of ``move`` only its mover may read while the game goes on (what the move's
+        events tell the others without: Cosplay's Drama payment, say). Every reader sees them once the
+        game is over. See ``move_as_seen``."""
+        ...
+
 
 def validate_options(schema: dict[str, dict[str, Any]], options: dict | None) -> dict[str, Any]:
     """Fill defaults and check every option against ``schema``; ValueError on anything unknown or bad.
@@ -345,6 +351,9 @@ class BaseGame:
     def preview(self, state: State, seat: int, move: Move) -> dict | None:
         return None
 
+    def private_move_fields(self, move: Move) -> frozenset[str]:
+        return frozenset()  # every field of a move is public (what it did is told by its events)
+
     def narrate(
         self,
         before: State,
@@ -416,6 +425,15 @@ class Words:
             else:
                 out[key] = value
         return out
+
+
+def move_as_seen(game: Any, move: Move, mover: int, reader: int | None, over: bool) -> Move:
+    """``move`` as ``reader`` (a seat, ``None``: a spectator) may read it: without the fields private to
+    its mover (``Game.private_move_fields``) unless ``reader`` is the mover or the game is over."""
+    if over or reader == mover or not isinstance(move, dict):
+        return move
+    hidden = game.private_move_fields(move)
+    return {k: v for k, v in move.items() if k not in hidden} if hidden else move
 
 
 def visible(events: list[Event], viewer: int | None) -> list[Event]:

@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from accounts import api_tokens
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
 from accounts.models import ApiToken
-from accounts.throttle import LoginThrottle
+from accounts.throttle import LoginThrottle, hashes_passwords
 from rules import registry
 from tables import access, rendering, selectors, services, social
 from tables.models import Table
@@ -85,6 +85,7 @@ def body_object(request) -> dict:
     return request.json
 
 
+@hashes_passwords
 @api_view(("POST",), auth=False)
 def token(request):
     from django.contrib.auth import authenticate
@@ -99,7 +100,9 @@ def token(request):
         return error(_("Wrong username or password."), 400)
     throttle = LoginThrottle(username, request)
     if not throttle.attempt():
-        return error(_("Too many failed attempts. Try again later."), 429)
+        response = error(_("Too many failed attempts. Try again later."), 429)
+        response["Retry-After"] = str(throttle.retry_after)
+        return response
     user = authenticate(request, username=username, password=password)
     if user is None:
         return error(_("Wrong username or password."), 400)
@@ -261,16 +264,18 @@ def moves(request, pk):
     table = _table_or_404(request, pk)
     rows = list(table.moves.order_by("seq"))
     cancelled = social.cancelled_seqs(rows)
+    reader = selectors.seat_of(selectors.read_seats(table), request.api_user)
+    shown = selectors.moves_as_seen(table, rows, reader)
     return JsonResponse(
         [
             {
                 "seq": m.seq,
                 "seat": m.seat,
-                "move": m.move,
+                "move": move,
                 "at": m.at.isoformat(),
                 **({"taken_back": True} if m.seq in cancelled else {}),
             }
-            for m in rows
+            for m, move in zip(rows, shown, strict=True)
         ],
         safe=False,
     )

@@ -16,6 +16,7 @@ from django.http import HttpRequest
 from django.utils import translation
 
 from accounts.preferences import chosen_language
+from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
 from tables import chat_frames, live, selectors
 from tables.access import may_connect
@@ -72,7 +73,7 @@ class NoConnectionCheckPerMessage:
         await handler(message)
 
 
-class TableConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
+class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
     group: str | None = None
     key: str | None = None
 
@@ -135,6 +136,12 @@ class TableConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsoc
             if await self.refresh():
                 await self.send(text_data=self.pending)
             return
+        if event["revision"] > self.revision + 1:
+            # Frames were lost on the way (Redis was down, say): every change sends one, so this socket
+            # missed some. Read the table as it is now, the chat included, and send all of it.
+            if await self.refresh():
+                await self.send(text_data=self.pending)
+            return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
             self.revision = event["revision"]
             await self.send(text_data=event["html"])
@@ -145,7 +152,9 @@ class TableConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsoc
             await self.send(text_data=event["html"])
 
 
-class NotificationConsumer(NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
+class NotificationConsumer(
+    GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer
+):
     """The "Your turn" badge on every page, for a signed-in player."""
 
     async def connect(self):

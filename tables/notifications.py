@@ -38,7 +38,7 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
     after commit refresh the live badge of everyone whose turn began or ended."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids), robust=True)  # (logged if it fails)
     now = timezone.now()
     for user in newly_awaited:
         choice = notification_choice(user)

@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from rules import registry
-from rules.core import narrate
+from rules.core import move_as_seen, narrate
 from tables.models import Move, Seat, Table
 
 RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
@@ -94,6 +94,15 @@ def log_moves(table: Table) -> list[Move]:
     if table.status != Table.FINISHED:
         moves = moves[:RECENT_MOVES]
     return list(reversed(list(moves)))
+
+
+def moves_as_seen(table: Table, moves: list[Move], reader: int | None) -> list[dict]:
+    """Each move of ``moves`` as ``reader`` (a seat, None: anyone else) may read it: a field private to
+    its mover (``Game.private_move_fields``) is left out until the game is over (CONTRACTS §2's move list)."""
+    engine, over = table.engine, table.status == Table.FINISHED
+    return [
+        move_as_seen(engine, m.move, m.seat, reader, over) if m.cancels is None else m.move for m in moves
+    ]
 
 
 def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None, lang: str) -> list[dict]:

@@ -442,7 +442,7 @@ def _announce(
         table.revision += 1
         table.save(update_fields=["revision"])
     publication = Publication(table, seats=seats, state=state, people=people)
-    transaction.on_commit(publication.run)
+    transaction.on_commit(publication.run, robust=True)  # (a failure to send is logged: the change stands)
     return publication
 
 
@@ -592,7 +592,7 @@ def abandon(table_id, user) -> None:
     if was_awaited:
         from tables import notifications
 
-        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [user.pk]))
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [user.pk]), robust=True)
 
 
 IDLE_BOT_TABLE_DAYS = 7  # a table against bots alone that nobody touched for this long is closed
@@ -622,7 +622,9 @@ def close_idle_bot_tables(now=None) -> int:
             _close(table)
             tell(table, "idle_closed", None, person.index, days=IDLE_BOT_TABLE_DAYS)
             _announce(table)
-            transaction.on_commit(lambda t=table.pk, u=person.user_id: notifications.refresh_badges(t, [u]))
+            transaction.on_commit(
+                lambda t=table.pk, u=person.user_id: notifications.refresh_badges(t, [u]), robust=True
+            )
             closed += 1
     return closed
 
@@ -728,7 +730,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
         message = ChatMessage.objects.create(
             table=table, user=user, text=text, phrase=phrase or "", position=table.seq
         )
-        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run)
+        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run, robust=True)
         return message
 
 
@@ -794,7 +796,7 @@ def invite(table_id, user, username) -> Invitation:
     )
     if created:
         notifications.invited(table, user, invitee)
-        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]))
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]), robust=True)
     return invitation
 
 

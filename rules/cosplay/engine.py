@@ -477,5 +477,10 @@ class Cosplay(core.BaseGame):
         """What the move did, recorded by the engine as it went (``effects.event``)."""
         return list(after["events"])
 
+    def private_move_fields(self, move: dict) -> frozenset[str]:
+        """A Drama's payment: the cards leave the hand face down (the others read "paid", and see the
+        discard's count and top card); every other payment is told in the log, card by card."""
+        return frozenset({"pay"}) if move.get("type") == "drama" else frozenset()
+
     def card_name(self, code: str, lang: str) -> str:
         return card_name(code, lang)
