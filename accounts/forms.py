@@ -73,7 +73,7 @@ class ThrottledAuthenticationForm(RefusesControlCharacters, auth_forms.Authentic
         username, password = self.cleaned_data.get("username"), self.cleaned_data.get("password")
         if not username or not password:
             return super().clean()
-        throttle = LoginThrottle(username, self.request)
+        throttle = self.throttle = LoginThrottle(username, self.request)
         if not throttle.attempt():
             raise forms.ValidationError(self.error_messages["throttled"], code="throttled")
         cleaned = super().clean()

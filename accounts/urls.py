@@ -2,23 +2,15 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import push_views, views
-from accounts.forms import ThrottledAuthenticationForm
+from accounts.throttle import hashes_passwords
 
 app_name = "accounts"
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(
-            authentication_form=ThrottledAuthenticationForm,
-            redirect_authenticated_user=True,
-            template_name="accounts/login.html",
-        ),
-        name="login",
-    ),
+    path("login/", views.login_view, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/", hashes_passwords(views.PasswordChangeView.as_view()), name="password_change"),
     path("password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_done"),
     path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
@@ -28,7 +20,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        views.PasswordResetConfirmView.as_view(),
+        hashes_passwords(views.PasswordResetConfirmView.as_view()),
         name="password_reset_confirm",
     ),
     path(

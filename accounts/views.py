@@ -18,12 +18,13 @@ from accounts.forms import (
     PasswordResetForm,
     SetPasswordForm,
     SignupForm,
+    ThrottledAuthenticationForm,
     TokenForm,
 )
 from accounts.limits import LimitReached
 from accounts.models import ApiToken, Block, ClubSetting
 from accounts.preferences import notification_choice
-from accounts.throttle import SignupThrottle
+from accounts.throttle import DEVICE_COOKIE, SignupThrottle, device_cookie, hashes_passwords
 
 
 def _safe_next(request) -> str | None:
@@ -36,6 +37,39 @@ def _safe_next(request) -> str | None:
     return None
 
 
+class LoginView(auth_views.LoginView):
+    """Django's log-in, answering 429 with Retry-After once the throttle refuses (accounts.throttle), and
+    leaving this browser's device cookie for the account on a success (it passes the address's limit)."""
+
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+    template_name = "accounts/login.html"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device_cookie(form.get_user().get_username()),
+            max_age=settings.LOGIN_KNOWN_SECONDS,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+        return response
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        throttle = getattr(form, "throttle", None)
+        if throttle is not None and throttle.retry_after:
+            response.status_code = 429
+            response["Retry-After"] = str(throttle.retry_after)
+        return response
+
+
+login_view = hashes_passwords(LoginView.as_view())
+
+
+@hashes_passwords
 def signup(request):
     if request.user.is_authenticated:
         return redirect("tables:lobby")

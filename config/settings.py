@@ -144,10 +144,18 @@ if REDIS_URL:
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s the layer's blocking pop waits
     # on an idle channel: every idle socket would then die after 5 s. Allow the read a longer wait.
     _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}
+    # Both survive an outage of Redis (config.layers, config.cache): frames are dropped and sockets told to
+    # reconnect, the cache answers from the process's memory, until Redis is back.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
+        "default": {"BACKEND": "config.layers.ResilientRedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "config.layers.InMemoryChannelLayer"}
@@ -168,6 +176,17 @@ LOGOUT_REDIRECT_URL = "/"
 # account is refused from that address until the window passes (other accounts and addresses go on).
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Failed log-ins from one client address, whatever the account, within the same window; then the address is
+# refused (429, Retry-After), except for a person who logged in before from it or from that browser: such a
+# success is remembered this long (and the browser's device cookie lasts as long).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+LOGIN_KNOWN_SECONDS = int(env("LOGIN_KNOWN_SECONDS", str(30 * 24 * 3600)))
+# Threads per process that hash passwords (log-in, sign-up, password change, API token), apart from the
+# SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these. 0: on the
+# request threads, as before (bench/login_flood.py measures that as its baseline).
+PASSWORD_THREADS = max(0, int(env("PASSWORD_THREADS", "1")))
+# Their nice value (0-19, Linux): a machine short of processor serves moves and pages before hashes.
+PASSWORD_THREAD_NICE = int(env("PASSWORD_THREAD_NICE", "19"))
 # Sign-ups: this many new accounts per client address within the window.
 SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "5"))
 SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
@@ -187,6 +206,10 @@ DECK_LIMIT = int(env("DECK_LIMIT", "50"))
 PASSWORD_RESET_TIMEOUT = int(env("PASSWORD_RESET_TIMEOUT", "7200"))
 PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
 PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
+# Sockets one account may hold open at once, over every process (accounts.socket_guard): the next one is
+# closed with code 4429. What a client may send in one socket message, in bytes (1009 past it).
+MAX_SOCKETS_PER_ACCOUNT = int(env("MAX_SOCKETS_PER_ACCOUNT", "50"))
+SOCKET_MESSAGE_MAX = int(env("SOCKET_MESSAGE_MAX", "16384"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
 # French and English: the browser's Accept-Language on a first visit, then the header's switcher (kept on

@@ -13,6 +13,8 @@ urlpatterns = [
     path("tables/<int:pk>/concede", api.concede),
     path("tables/<int:pk>/reclaim", api.reclaim),
     path("tables/<int:pk>/abort", api.abort),
+    path("tables/<int:pk>/abandon", api.abandon),
+    path("your-turn", api.your_turn_list),
     path("tables/<int:pk>/takeback", api.takeback),
     path("tables/<int:pk>/chat", api.chat),
     path("tables/<int:pk>/invite", api.invite),

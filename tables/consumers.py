@@ -18,6 +18,7 @@ from django.utils import translation
 from accounts import presence
 from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
+from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
 from tables import chat_frames, live, selectors
 from tables.access import may_connect
@@ -75,7 +76,11 @@ class NoConnectionCheckPerMessage:
 
 
 class TableConsumer(
-    NoConnectionCheckPerMessage, SessionBoundSocket, presence.PresentSocket, AsyncWebsocketConsumer
+    GuardedSocket,
+    NoConnectionCheckPerMessage,
+    SessionBoundSocket,
+    presence.PresentSocket,
+    AsyncWebsocketConsumer,
 ):
     group: str | None = None
     key: str | None = None
@@ -159,6 +164,13 @@ class TableConsumer(
                 await self.count_watching()
                 await self.send(text_data=self.pending)
             return
+        if event["revision"] > self.revision + 1:
+            # Frames were lost on the way (Redis was down, say): every change sends one, so this socket
+            # missed some. Read the table as it is now, the chat included, and send all of it.
+            if await self.refresh():
+                await self.count_watching()
+                await self.send(text_data=self.pending)
+            return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
             self.revision = event["revision"]
             await self.send(text_data=event["html"])
@@ -171,7 +183,11 @@ class TableConsumer(
 
 
 class NotificationConsumer(
-    NoConnectionCheckPerMessage, SessionBoundSocket, presence.PresentSocket, AsyncWebsocketConsumer
+    GuardedSocket,
+    NoConnectionCheckPerMessage,
+    SessionBoundSocket,
+    presence.PresentSocket,
+    AsyncWebsocketConsumer,
 ):
     """The "Your turn" badge on every page, for a signed-in player."""
 

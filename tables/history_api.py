@@ -62,7 +62,13 @@ def leaderboard(request, slug):
         return error(_("page is a whole number from 1."), 400)
     rows = ratings.leaderboard(slug, page)
     return JsonResponse(
-        {"game": slug, "players": [{k: r[k] for k in ("rank", "username", "rating", "games")} for r in rows]}
+        {
+            "game": slug,
+            "players": [
+                {k: r[k] for k in ("rank", "username", "rating", "display_rating", "provisional", "games")}
+                for r in rows
+            ],
+        }
     )
 
 
@@ -72,7 +78,7 @@ def player(request, username):
     if user is None:
         return error(_("No such player."), 404)
     games = {
-        row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "provisional")}
+        row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "display_rating", "provisional")}
         for row in player_record(user, request.api_user)
     }
     return JsonResponse(

@@ -39,7 +39,7 @@ def history_page(request):
     )
     ctx = {
         "page": page,
-        "rows": history.history_rows(page, request.user),
+        "rows": history.history_rows(page, request.user, ratings.changes_by_table(request.user)),
         "games": games_list(),
         "filters": filters,
         "filter_query": urlencode(filters.query()),
@@ -167,6 +167,7 @@ def player_record(user, viewer) -> list[dict]:
             "played": played.get(g.slug, {}).get("played", 0),
             "won": played.get(g.slug, {}).get("won", 0),
             "rating": ratings.shown(current.get(g.slug)),
+            "display_rating": ratings.display_of(current.get(g.slug)),
             "provisional": ratings.provisional(current.get(g.slug)),
             "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
         }
@@ -180,7 +181,9 @@ def player(request, username):
     ctx = {
         "player": user,
         "record": player_record(user, request.user),
-        "recent": history.history_rows(recent.prefetch_related("seats__user")[:10], user),
+        "recent": history.history_rows(
+            recent.prefetch_related("seats__user")[:10], user, ratings.changes_by_table(user)
+        ),
         "against": None,
     }
     if request.user.is_authenticated and request.user != user:

@@ -100,6 +100,7 @@ class Seat(models.Model):
     conceded = models.BooleanField(default=False)
     deck = models.JSONField(null=True, blank=True)  # what the player brings (Chronica: 30 card codes)
     awaited = models.BooleanField(default=False, db_index=True)  # its move is awaited now
+    awaited_since = models.DateTimeField(null=True, blank=True)  # when it last became awaited (Your turn)
     chat_muted = models.BooleanField(default=False)  # its player hides the table's chat
     # Its player deleted their account: the seat stays (the game stays whole), shown as "deleted player".
     departed = models.BooleanField(default=False)
@@ -261,6 +262,8 @@ class TableEvent(models.Model):
         "abort_accept",
         "aborted",
         "rematch",
+        "abandon",
+        "idle_closed",
     )
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")

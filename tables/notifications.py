@@ -38,7 +38,7 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
     after commit refresh the live badge of everyone whose turn began or ended."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids), robust=True)  # (logged if it fails)
     now = timezone.now()
     for user in newly_awaited:
         choice = notification_choice(user)
@@ -77,21 +77,27 @@ def refresh_badges(table_id: int, user_ids: list[int]) -> None:
     if layer is None:
         return
     from tables.live import has_listeners
+    from tables.models import Table
 
+    table = None
     for user_id in user_ids:
         group = user_group(user_id)
         if has_listeners(layer, group):
-            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id)}
+            table = table or Table.objects.filter(pk=table_id).only("pk", "game").first()
+            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id, changed=table)}
             async_to_sync(layer.group_send)(group, message)
 
 
-def badge(user) -> str:  # (a user or a user id)
+def badge(user, changed=None) -> str:  # (a user or a user id)
     """The "Your turn" badge of the navigation, as an out-of-band swap, in the person's language (its
-    tooltip is words; sockets and pushes have no request to take it from)."""
+    tooltip is words; sockets and pushes have no request to take it from). It names the most urgent waiting
+    tables (the "Next game" button's) and ``changed``, the table whose turn just changed (a browser
+    notification names and opens it)."""
     from tables.context_processors import waiting_for
 
     with translation.override(language_of_id(getattr(user, "pk", user))):
-        return render_to_string("tables/_badge.html", {"waiting": waiting_for(user), "oob": True})
+        context = {"waiting": waiting_for(user), "oob": True, "changed": changed}
+        return render_to_string("tables/_badge.html", context)
 
 
 def table_url(table) -> str:

@@ -117,9 +117,13 @@ def event_line(event: TableEvent) -> str:
         "abort_accept": gettext("%(name)s agreed to abort the game."),
         "aborted": gettext("%(name)s agreed to abort: the game is aborted."),
         "rematch": gettext("%(name)s offered a rematch (table #%(rematch)s)."),
+        "abandon": gettext("%(name)s abandoned the game against the bots: it is aborted, unrated."),
+        "idle_closed": gettext(
+            "Nobody played at this table against bots for %(days)s days: it is closed, unrated."
+        ),
     }
     text = words.get(event.kind, gettext("%(name)s changed seats."))
-    return text % {"name": name, "rematch": data.get("rematch", "")}
+    return text % {"name": name, "rematch": data.get("rematch", ""), "days": data.get("days", "")}
 
 
 def cancelled_seqs(moves) -> set[int]:

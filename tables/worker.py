@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 REMINDER_FRACTION = 0.25  # remind when a quarter of the move's time is left
 REMINDER_MAX = timedelta(hours=6)
+IDLE_SWEEP_EVERY = timedelta(minutes=1)  # tables against bots left for days: looked for once a minute
+_last_idle_sweep = None
 
 
 def bot_seed(table: Table, seat: int) -> int:
@@ -101,7 +103,7 @@ def send_reminders(now) -> int:
 def tick(now=None) -> dict:
     """Do everything that is due now; returns what was done (for tests and logs)."""
     now = now or timezone.now()
-    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "challenges_expired": 0}
+    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "closed": 0, "challenges_expired": 0}
     for table_id in Table.objects.filter(status=Table.PLAYING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
@@ -109,6 +111,10 @@ def tick(now=None) -> dict:
             done["timeouts"] += 1
     done["reminders"] = send_reminders(now)
     done["digests"] = notifications.send_digests(now)
+    global _last_idle_sweep
+    if _last_idle_sweep is None or now - _last_idle_sweep >= IDLE_SWEEP_EVERY or now < _last_idle_sweep:
+        _last_idle_sweep = now
+        done["closed"] = services.close_idle_bot_tables(now)
     done["challenges_expired"] = challenges.expire_due(now)
     for table_id in due_bot_tables(now):
         if play_bot_move(table_id):

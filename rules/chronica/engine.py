@@ -69,6 +69,7 @@ def _private(log: Log, state: State, seat: int, public: Event, secret: Event) ->
 class Chronica(BaseGame):
     slug = "chronica"
     title = "Chronica Universalis"
+    score_name = {"en": "Victory points", "fr": "Points de victoire"}  # what the result's scores count
     blurb = {
         "en": (
             "Bring your own deck of 30 historical characters and buildings, build your province "

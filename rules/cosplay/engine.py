@@ -298,6 +298,7 @@ def options_of(options):
 class Cosplay(core.BaseGame):
     slug = "cosplay"
     title = "Cosplay Team Battle"
+    score_name = {"en": "Objective points", "fr": "Points d’objectif"}  # what the result's scores count
     blurb = {
         "en": (
             "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
@@ -475,6 +476,11 @@ class Cosplay(core.BaseGame):
     def events(self, before: dict, seat: int, move: dict, after: dict) -> list[dict]:
         """What the move did, recorded by the engine as it went (``effects.event``)."""
         return list(after["events"])
+
+    def private_move_fields(self, move: dict) -> frozenset[str]:
+        """A Drama's payment: the cards leave the hand face down (the others read "paid", and see the
+        discard's count and top card); every other payment is told in the log, card by card."""
+        return frozenset({"pay"}) if move.get("type") == "drama" else frozenset()
 
     def card_name(self, code: str, lang: str) -> str:
         return card_name(code, lang)
