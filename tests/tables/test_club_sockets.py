@@ -49,6 +49,7 @@ async def badge_socket(cookie):
 
 async def test_200_sockets_opening_and_closing_write_nothing_to_the_database(alice, monkeypatch, settings):
     settings.PRESENCE_GRACE = 0
+    settings.MAX_SOCKETS_PER_ACCOUNT = 250  # (200 pages of one person, past the usual bound)
     cookie = await session_cookie(alice)
     queries = AllQueries(monkeypatch)
     one = await badge_socket(cookie)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tables", "0008_cosplay_sudden_end"),
+        ("tables", "0009_turn"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
