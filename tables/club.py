@@ -13,7 +13,7 @@ from accounts.models import Block, ClubSetting, Follow
 from rules import registry
 from tables import ratings
 from tables.models import Rating, Seat, Table
-from tables.services import BadRequest, NotFound
+from tables.services import BadRequest, Forbidden, NotFound
 
 
 def person(username, *, active_only: bool = True):
@@ -36,6 +36,8 @@ def follow(user, username) -> None:
     other = person(username)
     if other.pk == user.pk:
         raise BadRequest(gettext("You cannot follow yourself."))
+    if blocks.between(user.pk, other.pk):
+        raise Forbidden(blocks.not_possible())
     Follow.objects.get_or_create(follower=user, followed=other)
 
 

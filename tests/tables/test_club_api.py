@@ -244,3 +244,34 @@ def test_challenge_helpers_pick_the_default_expiry_by_clock():
     assert challenges.default_expiry(None) == 86400
     assert challenges.default_expiry(24 * 3600) == 86400
     assert challenges.default_expiry(600) == 300
+
+
+def test_a_challenge_is_pushed_and_mailed_as_the_challenged_person_chose(api, alice, bob):
+    from accounts.models import NotificationChoice, OutgoingMail, OutgoingPush, PushSubscription
+
+    PushSubscription.objects.create(user=bob, endpoint="https://push.example/bob", p256dh="k", auth="a")
+    api(alice).call("POST", "/api/challenges", {"username": "bob", "game": "cosmic_crowns"})
+    (pushed,) = OutgoingPush.objects.filter(user=bob)
+    assert pushed.payload["title"] == "alice challenges you to Cosmic Crowns"
+    assert pushed.payload["url"].endswith("/your-turn/")
+    (mailed,) = OutgoingMail.objects.filter(to="bob@example.com")
+    assert "alice challenges you to a game of Cosmic Crowns" in mailed.body
+    NotificationChoice.objects.create(user=bob, email=False, push=False)
+    api(alice).call("POST", "/api/challenges", {"username": "bob", "game": "five_crowns"})
+    assert OutgoingPush.objects.filter(user=bob).count() == 1 and OutgoingMail.objects.count() == 1
+
+
+def test_a_blocked_person_cannot_follow_the_blocker(api, alice, bob):
+    Block.objects.create(blocker=bob, blocked=alice)
+    status, body = api(alice).call("POST", "/api/players/bob/follow")
+    assert status == 403 and body == {"error": "This is not possible."}
+    assert not Follow.objects.exists()
+
+
+def test_blocking_ends_the_blocked_persons_follow_and_the_pending_challenges(api, alice, bob):
+    Follow.objects.create(follower=alice, followed=bob)
+    made = challenges.create(alice, "bob", "cosmic_crowns")
+    assert api(bob).call("POST", "/api/players/alice/block") == (204, None)
+    assert not Follow.objects.exists()
+    assert Challenge.objects.get(pk=made.pk).status == Challenge.CANCELLED
+    assert api(bob).call("POST", f"/api/challenges/{made.pk}/accept")[0] == 409
