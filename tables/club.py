@@ -166,13 +166,17 @@ def live_tables(game: str | None = None, sort: str = "recent", limit: int = LIVE
         players = []
         for seat in sorted(table.seats.all(), key=lambda s: s.index):
             person_row = seat.user if seat.user_id and not seat.replaced else None
-            rating = ratings.shown(rated.get((seat.user_id, table.game))) if person_row else None
+            row = rated.get((seat.user_id, table.game)) if person_row else None
+            rating = ratings.shown(row)
             players.append(
                 {
                     "seat": seat,
                     "username": person_row.username if person_row else None,
                     "name": seat.display_name,
                     "rating": rating,
+                    "display": ratings.display_text(ratings.display_of(row), ratings.provisional(row))
+                    if row
+                    else None,
                     "online": bool(present.get(seat.user_id)) if person_row else False,
                 }
             )

@@ -222,3 +222,32 @@ def test_the_seat_chips_show_faces_and_presence_dots(alice, bob, client_for, sta
     chips = page.split('class="seat-bar"', 1)[1].split("</ol>", 1)[0]
     assert re.findall(r'data-u="(\w+)"', chips) == ["alice", "bob"]  # (presence.js adds face and dot)
     assert 'data-avatar-url="/players/~/avatar/"' in page
+
+
+def test_live_now_shows_the_players_ratings_as_the_leaderboard_does_and_sorts_by_them(
+    alice, bob, charlie, make_user, client_for, started_table
+):
+    from tables import ratings
+    from tables.models import Rating
+    from tests.tables.history_games import finished
+
+    dave = make_user("dave")
+    for day in range(1, 4):
+        finished("cosmic_crowns", [alice, bob], winners=[0], day=day)
+    stronger = started_table("cosmic_crowns", [alice, bob])
+    weaker = started_table("cosmic_crowns", [charlie, dave])
+    rating = Rating.objects.get(user=alice, game="cosmic_crowns")
+    shown = ratings.display_text(ratings.display_of(rating), ratings.provisional(rating))
+    page = client_for(charlie).get("/live/?sort=rating").content.decode()
+    assert shown in page
+    assert page.index(f'data-table="{stronger.pk}"') < page.index(f'data-table="{weaker.pk}"')
+    page = client_for(charlie).get("/live/").content.decode()  # newest first
+    assert page.index(f'data-table="{weaker.pk}"') < page.index(f'data-table="{stronger.pk}"')
+
+
+def test_the_leaderboard_shows_faces_with_presence_dots(alice, bob, client_for):
+    from tests.tables.history_games import finished
+
+    finished("five_crowns", [alice, bob], winners=[1])
+    page = client_for(alice).get("/leaderboards/five_crowns/").content.decode()
+    assert 'data-presence="bob"' in page and "/players/bob/avatar/" in page
