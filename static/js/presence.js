@@ -6,12 +6,14 @@
   const words = document.getElementById("toast");
   if (!words || !words.dataset.presenceUrl) return;
   let pending = null;
+  let known = {};  // the last answer: a chip drawn again shows it at once
   function names() {
     const seen = {};
     document.querySelectorAll("[data-presence]").forEach(function (el) { seen[el.dataset.presence] = true; });
     return Object.keys(seen).slice(0, 100);
   }
   function show(online) {
+    known = online;
     document.querySelectorAll("[data-presence]").forEach(function (el) {
       const name = el.dataset.presence;
       if (!(name in online)) return;
@@ -59,6 +61,8 @@
       .catch(function () { /* offline: the dots stay as they were */ });
   }
   function soon() {
+    faces();  // at once: the chips were just drawn again
+    show(known);
     if (pending === null) pending = setTimeout(refresh, 300);
   }
   refresh();
