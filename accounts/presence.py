@@ -5,8 +5,10 @@ navigates closes its socket and opens the next); then "last seen" that long ago.
 Kept in the default cache (Redis when several processes serve, so every process sees the same counts; the
 in-memory cache of one process otherwise), never in the database: a socket that opens or closes makes no
 query. Per person, a count of open sockets and the time the last one closed; per table, a count of the
-spectators' sockets (the "Live now" page shows it). A count lives PRESENCE_TTL seconds from its person's
-latest socket, so a process that died with sockets open cannot keep someone online for ever.
+spectators' sockets (the "Live now" page shows it). A person's count is believed only while the socket
+guard (accounts.socket_guard) also sees a socket of theirs in some living process, so a process that died
+with sockets open does not keep anyone online; a count also lives at most PRESENCE_TTL seconds from its
+person's latest socket.
 """
 
 from __future__ import annotations
@@ -103,6 +105,8 @@ def of_many(users) -> dict[int, Presence]:
     out = {}
     for user, user_id in zip(users, ids, strict=True):
         count = int(found.get(_count_key(user_id)) or 0)
+        if count > 0 and not sockets_anywhere(user_id):
+            count = 0  # a process died with this person's sockets open: its count outlived them
         seen = found.get(_seen_key(user_id))
         online = count > 0 or (seen is not None and now - seen < settings.PRESENCE_GRACE)
         if seen is not None:
@@ -111,6 +115,14 @@ def of_many(users) -> dict[int, Presence]:
             last = getattr(user, "last_login", None)
         out[user_id] = Presence(online, None if online else last)
     return out
+
+
+def sockets_anywhere(user_id: int) -> bool:
+    """Whether any process holds a socket of the person now, as the socket guard counts them (each process
+    refreshes its counts while it lives, so a dead process's sockets stop counting within minutes)."""
+    from accounts import socket_guard
+
+    return socket_guard.open_here(user_id) + socket_guard.others_open(user_id) > 0
 
 
 def of(user) -> Presence:

@@ -172,3 +172,14 @@ async def test_the_challenger_is_told_live_when_the_challenge_is_declined(alice,
     assert 'id="your-turn-badge"' in frame and 'id="club-news"' in frame
     assert "bob declined your challenge to Cosmic Crowns" in frame
     await comm.disconnect()
+
+
+async def test_a_count_left_by_a_dead_process_does_not_keep_anyone_online(alice, settings):
+    from django.core.cache import cache
+
+    settings.PRESENCE_GRACE = 0
+    await sync_to_async(cache.set)(f"presence:n:{alice.pk}", 3)  # its sockets were never closed
+    assert not (await sync_to_async(presence.of)(alice.pk)).online
+    comm = await badge_socket(await session_cookie(alice))
+    assert (await sync_to_async(presence.of)(alice.pk)).online
+    await comm.disconnect()
