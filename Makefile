@@ -44,6 +44,7 @@ catalogue: $(VENV)/.installed
 
 setup: messages
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py vapid_keys >/dev/null 2>&1  # the Web Push key pair, generated once and kept
 
 demo: setup
 	$(PY) manage.py seed_demo

@@ -10,6 +10,8 @@ looks every token up again on its next call. ``tables.rendering`` keeps a table'
 under the same stamp. A change made by a bulk ``update()``, which sends no signal, is seen within the
 expiry.
 
+While Redis is out of reach (``config.cache``), every token is read from the database.
+
 Each call gets its own copy of the person, so nothing one request caches on it reaches another.
 """
 
@@ -54,14 +56,17 @@ def user_for(raw: str):
     key = hash_token(raw)
     stamp = current_stamp()  # (read before the database: a change after this read leaves the entry stale)
     now = time.monotonic()
-    kept = _kept.get(key)
+    # While the cache is out of reach (config.cache: Redis down), a revocation made on another process
+    # cannot reach this one: every token is read from the database until it is back.
+    degraded = getattr(cache, "degraded", False)
+    kept = None if degraded else _kept.get(key)
     if kept is None or kept.stamp != stamp or kept.expires <= now:
         token = ApiToken.objects.select_related("user").filter(key_hash=key).first()
         if token is None or not token.user.is_active:
             _kept.pop(key, None)
             return None
         kept = _Kept(stamp, now + settings.API_TOKEN_CACHE_SECONDS, token.user, token.pk, token.last_used_at)
-        if settings.API_TOKEN_CACHE_SECONDS > 0:
+        if settings.API_TOKEN_CACHE_SECONDS > 0 and not degraded:
             with _lock:
                 _kept[key] = kept
                 while len(_kept) > KEPT_TOKENS:

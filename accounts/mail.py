@@ -31,10 +31,11 @@ VERIFY_MAX_AGE = 7 * 24 * 3600  # a verification link works for a week
 RESEND_EVERY = 60  # seconds: at most one verification mail per player per minute
 
 
-def enqueue(to: str, subject: str, body: str) -> OutgoingMail:
-    """Queue one e-mail (in the caller's transaction); the worker sends it."""
+def enqueue(to: str, subject: str, body: str, not_before=None) -> OutgoingMail:
+    """Queue one e-mail (in the caller's transaction); the worker sends it, not before ``not_before`` (the
+    end of the recipient's quiet hours, say) when given."""
     return OutgoingMail.objects.create(
-        to=to, subject=subject[:200], body=body, next_attempt_at=timezone.now()
+        to=to, subject=subject[:200], body=body, next_attempt_at=not_before or timezone.now()
     )
 
 

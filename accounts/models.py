@@ -112,3 +112,146 @@ class Preference(models.Model):
 
     def __str__(self):
         return f"{self.user_id}: {self.language or 'browser'}"
+
+
+class NotificationChoice(models.Model):
+    """How a person wants to be told that a game waits for them: per channel on or off, e-mail as a daily
+    digest instead of a mail per turn, and quiet hours in their own time zone (nothing is mailed or pushed
+    then; what was held goes out when they end). No row: the defaults (mail and push on, sound off)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_choice"
+    )
+    email = models.BooleanField(default=True)
+    email_digest = models.BooleanField(default=False)
+    push = models.BooleanField(default=True)
+    sound = models.BooleanField(default=False)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    quiet_from = models.TimeField(null=True, blank=True)
+    quiet_until = models.TimeField(null=True, blank=True)
+    digest_sent_on = models.DateField(null=True, blank=True)  # the person's local date of the last digest
+
+    def __str__(self):
+        return f"{self.user_id}: mail {self.email}, push {self.push}, sound {self.sound}"
+
+
+class PushSubscription(models.Model):
+    """One device's Web Push subscription (the browser's PushSubscription): where to send and the keys a
+    push is encrypted to (RFC 8291). Deleted when the push service answers 404 or 410."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    user_agent = models.CharField(max_length=100, blank=True)  # a label: "Firefox on Android"
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.user_id} · {self.user_agent or self.endpoint[:40]}"
+
+
+class OutgoingPush(models.Model):
+    """The push outbox, like OutgoingMail: a change only writes rows; the worker encrypts and sends them,
+    retrying with backoff, and records each outcome. The payload holds only what the recipient may read."""
+
+    PENDING, SENT, FAILED, GONE, SKIPPED = "pending", "sent", "failed", "gone", "skipped"
+    STATUSES = [
+        (PENDING, "Pending"),
+        (SENT, "Sent"),
+        (FAILED, "Failed"),
+        (GONE, "Gone"),
+        (SKIPPED, "Skipped"),
+    ]
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    subscription = models.ForeignKey(PushSubscription, on_delete=models.SET_NULL, null=True, related_name="+")
+    payload = models.JSONField()  # {"title", "body", "url", "tag"}
+    table_id = models.BigIntegerField(null=True, blank=True)  # not pushed while the person has it in view
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField()
+    last_status = models.PositiveSmallIntegerField(null=True, blank=True)  # the push service's HTTP answer
+    last_error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="push_outbox_due")]
+
+    def __str__(self):
+        return f"{self.status} · {self.user_id} · {self.payload.get('title', '')}"
+
+
+class VapidKeys(models.Model):
+    """The site's VAPID key pair when the settings give none: generated once (one row) and kept."""
+
+    private_key = models.CharField(max_length=100)  # base64url of the raw 32-byte P-256 private value
+    public_key = models.CharField(max_length=100)  # base64url of the uncompressed point
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.public_key[:16] + "…"
+
+
+# --- The club: follows, blocks, challenge settings, faces, names left behind -----------------------
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: their presence and public tables show on the follower's pages."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair")]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away: no invitation, challenge or seat at the blocker's tables from them,
+    and the blocker does not read their chat. Neither is told more than "not possible"."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ClubSetting(models.Model):
+    """Who may challenge a person (no row: everyone), their face (an uploaded picture, re-encoded as PNG;
+    none: the avatar drawn from their id)."""
+
+    EVERYONE, FOLLOWED, NOBODY = "everyone", "followed", "nobody"
+    CHALLENGES = [(EVERYONE, "Everyone"), (FOLLOWED, "People I follow"), (NOBODY, "Nobody")]
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club")
+    challenges = models.CharField(max_length=10, choices=CHALLENGES, default=EVERYONE)
+    picture = models.BinaryField(null=True, blank=True)  # PNG bytes, metadata stripped
+    picture_version = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.user_id}: challenges from {self.challenges}"
+
+
+class DeletedName(models.Model):
+    """A username whose account was deleted: kept (hashed, normalised) so nobody takes it for 30 days."""
+
+    name_hash = models.CharField(max_length=64, unique=True)
+    deleted_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name_hash[:12]}… {self.deleted_at:%Y-%m-%d}"

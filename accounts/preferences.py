@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
 from django.utils import translation
 
-from accounts.models import Preference
+from accounts.models import NotificationChoice, Preference
 
 
 def chosen_language(user) -> str:
@@ -43,3 +46,42 @@ def in_words(message) -> str:
     if words is None:
         return str(message)
     return words((translation.get_language() or settings.LANGUAGE_CODE).split("-")[0])
+
+
+def notification_choice(user) -> NotificationChoice:
+    """What ``user`` chose for being told (read fresh: a worker may hold an old copy of the person); the
+    defaults, unsaved, when they never chose."""
+    user_id = getattr(user, "pk", user)
+    return NotificationChoice.objects.filter(user_id=user_id).first() or NotificationChoice(user_id=user_id)
+
+
+def zone_of(choice: NotificationChoice) -> ZoneInfo:
+    try:
+        return ZoneInfo(choice.time_zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def quiet_end(choice: NotificationChoice, now: datetime) -> datetime | None:
+    """When the person's quiet hours end, if ``now`` falls in them (None otherwise). Hours are read in their
+    own time zone; a span such as 22:00-07:00 runs over midnight."""
+    start, end = choice.quiet_from, choice.quiet_until
+    if start is None or end is None or start == end:
+        return None
+    zone = zone_of(choice)
+    local = now.astimezone(zone)
+    moment = local.time().replace(tzinfo=None)
+    if start < end:
+        quiet = start <= moment < end
+        day = local.date()
+    else:  # over midnight
+        quiet = moment >= start or moment < end
+        day = local.date() + timedelta(days=1) if moment >= start else local.date()
+    if not quiet:
+        return None
+    return datetime.combine(day, end, tzinfo=zone)
+
+
+def not_before(choice: NotificationChoice, now: datetime) -> datetime:
+    """The earliest a mail or push to this person may go: now, or when their quiet hours end."""
+    return quiet_end(choice, now) or now

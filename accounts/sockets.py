@@ -1,18 +1,24 @@
-"""Sockets end with their session: logging out closes every socket that session opened.
+"""Sockets end with their session: logging out closes every socket that session opened, and a password
+change, a reset or an account's deletion closes the sockets of that account's other sessions.
 
 A signed-in socket joins a group named after its session (a hash of the session key: the key itself
-never goes into a group name, which the channel layer may log or store). ``user_logged_out`` sends that
-group ``session.ended``; each socket then sends no further frame and closes with code 4401.
+never goes into a group name, which the channel layer may log or store) and one named after its account.
+``user_logged_out`` sends the session's group ``session.ended``; ``close_account_sockets`` sends the
+account's group ``account.ended`` naming the session to keep, if any. Each socket concerned then sends no
+further frame and closes with code 4401.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
+
+log = logging.getLogger(__name__)
 
 SESSION_ENDED_CODE = 4401
 
@@ -28,12 +34,19 @@ def _scope_session_group(scope) -> str | None:
     return session_group(session.session_key)
 
 
+def account_group(user_id: int) -> str:
+    return f"account-{user_id}"
+
+
 async def join_session_group(consumer) -> None:
-    """Put a consumer's socket in its session's group (nothing for an anonymous socket)."""
+    """Put a consumer's socket in its session's group and its account's (nothing for an anonymous socket)."""
     group = _scope_session_group(consumer.scope)
-    if group is not None and group not in consumer.groups:
-        consumer.groups.append(group)
-        await consumer.channel_layer.group_add(group, consumer.channel_name)
+    if group is None:
+        return
+    for name in (group, account_group(consumer.scope["user"].pk)):
+        if name not in consumer.groups:
+            consumer.groups.append(name)
+            await consumer.channel_layer.group_add(name, consumer.channel_name)
 
 
 class SessionBoundSocket:
@@ -51,6 +64,11 @@ class SessionBoundSocket:
         self.session_over = True
         await self.close(code=SESSION_ENDED_CODE)
 
+    async def account_ended(self, event):
+        """The account's password changed (or it was reset, or deleted): every session but ``keep`` ends."""
+        if event.get("keep") is None or event["keep"] != _scope_session_group(self.scope):
+            await self.session_ended(event)
+
     async def send(self, *args, **kwargs):
         """No frame leaves once the session has ended, not even one already on its way."""
         if not getattr(self, "session_over", False):
@@ -64,3 +82,17 @@ def close_sockets_on_logout(sender, request, user, **kwargs):
     if session is None or not session.session_key or layer is None:
         return
     async_to_sync(layer.group_send)(session_group(session.session_key), {"type": "session.ended"})
+
+
+def close_account_sockets(user_id: int, keep_session_key: str | None = None) -> None:
+    """Close every socket of the account's sessions but ``keep_session_key``'s (None: all of them). For a
+    password change (the session that changed it stays), a reset and an account's deletion. A failure of
+    the channel layer is logged: the change it follows is made and stays made."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    keep = session_group(keep_session_key) if keep_session_key else None
+    try:
+        async_to_sync(layer.group_send)(account_group(user_id), {"type": "account.ended", "keep": keep})
+    except Exception:
+        log.exception("closing the sockets of account %s failed", user_id)

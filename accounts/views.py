@@ -4,17 +4,27 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from accounts import mail, preferences
-from accounts.forms import EmailForm, PasswordChangeForm, SignupForm, TokenForm
+from accounts import mail, passwords, preferences
+from accounts.forms import (
+    EmailForm,
+    NotificationForm,
+    PasswordChangeForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    SignupForm,
+    ThrottledAuthenticationForm,
+    TokenForm,
+)
 from accounts.limits import LimitReached
-from accounts.models import ApiToken
-from accounts.throttle import SignupThrottle
+from accounts.models import ApiToken, Block, ClubSetting
+from accounts.preferences import notification_choice
+from accounts.throttle import DEVICE_COOKIE, SignupThrottle, device_cookie, hashes_passwords
 
 
 def _safe_next(request) -> str | None:
@@ -27,6 +37,39 @@ def _safe_next(request) -> str | None:
     return None
 
 
+class LoginView(auth_views.LoginView):
+    """Django's log-in, answering 429 with Retry-After once the throttle refuses (accounts.throttle), and
+    leaving this browser's device cookie for the account on a success (it passes the address's limit)."""
+
+    authentication_form = ThrottledAuthenticationForm
+    redirect_authenticated_user = True
+    template_name = "accounts/login.html"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        response.set_cookie(
+            DEVICE_COOKIE,
+            device_cookie(form.get_user().get_username()),
+            max_age=settings.LOGIN_KNOWN_SECONDS,
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+        return response
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        throttle = getattr(form, "throttle", None)
+        if throttle is not None and throttle.retry_after:
+            response.status_code = 429
+            response["Retry-After"] = str(throttle.retry_after)
+        return response
+
+
+login_view = hashes_passwords(LoginView.as_view())
+
+
+@hashes_passwords
 def signup(request):
     if request.user.is_authenticated:
         return redirect("tables:lobby")
@@ -46,20 +89,44 @@ def signup(request):
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
-    """Django's, with the account's API tokens revoked: whoever held one held it under the old password."""
+    """Django's, with the account's API tokens revoked (whoever held one held it under the old password) and
+    its other sessions' sockets closed (Django refuses their next request already)."""
 
     form_class = PasswordChangeForm
     template_name = "accounts/password_change_form.html"
     success_url = reverse_lazy("accounts:password_done")
 
     def form_valid(self, form):
+        this_session = self.request.session.session_key  # (its sockets joined under it; the key is cycled)
         response = super().form_valid(form)
-        revoked, _by_model = ApiToken.objects.filter(user=form.user).delete()
+        revoked = passwords.revoke_access(form.user, keep_session_key=this_session)
         if revoked:
             messages.info(
                 self.request,
                 _("API tokens revoked: %(count)d. Create new ones for your bots.") % {"count": revoked},
             )
+        return response
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """ "Forgot your password?": the same answer whether or not the address is an account's."""
+
+    form_class = PasswordResetForm
+    template_name = "accounts/password_reset_form.html"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's (the token is checked, then kept in the session for the form); a new password signs the
+    account out everywhere: its sessions no longer verify, its tokens and sockets are revoked."""
+
+    form_class = SetPasswordForm
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        passwords.revoke_access(form.user)
         return response
 
 
@@ -93,8 +160,27 @@ def profile(request):
             "email_form": email_form,
             "new_token": new_token,
             "email_verified": mail.is_verified(request.user),
+            "notification_form": NotificationForm(instance=notification_choice(request.user)),
+            "devices": request.user.push_devices.all(),
+            "blocked": Block.objects.filter(blocker=request.user).select_related("blocked"),
+            "club": ClubSetting.objects.filter(user=request.user).first() or ClubSetting(user=request.user),
         },
     )
+
+
+@require_POST
+@login_required
+def notification_settings(request):
+    """The profile's "Notifications" section, saved."""
+    form = NotificationForm(request.POST, instance=notification_choice(request.user))
+    if form.is_valid():
+        form.save()
+        messages.success(request, _("Notification settings saved."))
+    else:
+        for errors in form.errors.values():
+            for message in errors:
+                messages.error(request, message)
+    return redirect(reverse("accounts:profile") + "#notifications")
 
 
 @require_POST

@@ -12,13 +12,15 @@ received per seat, every seat's win share against a fair share with its 95% inte
 counts a fraction to each winner; issue #13 asks for every seat within 5 points of fair) and the
 score spread; then a table of the aims, and with ``--cards`` how often each card is recruited.
 ``casual`` and ``strong`` are the site's bots (rules.bots), deciding from their seat's view;
-``greedy`` and ``random`` read the state. ``--finish-round`` plays the house rule ``finish_round``
-(once the end is reached, the round is played out, so every seat has as many turns).
+``greedy`` and ``random`` read the state. ``--end`` chooses how the game ends: ``played-out`` (the rules: once
+the end is reached, the round is played out, so every seat has as many turns), ``sudden`` (the house rule
+``sudden_end``: the game ends with the turn that reaches the end), or ``both`` (the default: each player
+count is played both ways, and the aims table has a row for each).
 
 Cost on the shared 2-core machine: a casual game takes about 10 ms of CPU, a strong one 0.55 s (2
 players), 0.8 s (3) and 1.1 s (4); before the strong bot's rollouts found casual play's move from
 the state (the same decisions) it took 2.6 s. ``make bench`` runs the default 100 games per player
-count (about 4 CPU minutes): seat shares are then +-8 to +-10 points wide, so judge the aims on 1,000.
+count under both ends (about 8 CPU minutes): seat shares are then +-8 to +-10 points wide, so judge the aims on 1,000.
 """
 
 from __future__ import annotations
@@ -210,6 +212,13 @@ def report(players: int, runs: list[dict], policy: str, wall: float) -> tuple[fl
     return worst, level3
 
 
+# How a game may end: its options, and its name in the tables.
+ENDS = {
+    "played-out": ({}, "round played out (the rules)"),
+    "sudden": ({"sudden_end": True}, "sudden end (house rule)"),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=GAMES, help="games per player count")
@@ -219,32 +228,35 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes")
     parser.add_argument("--cards", action="store_true", help="also print how often each card is recruited")
     parser.add_argument(
-        "--finish-round",
-        action="store_true",
-        help="play the house rule finish_round (the last round played out)",
+        "--end",
+        choices=sorted(ENDS) + ["both"],
+        default="both",
+        help="how the game ends: the round played out (the rules), the sudden end (house rule), or both",
     )
     args = parser.parse_args()
-    options = {"finish_round": True} if args.finish_round else {}
-    rules = "house rule finish_round" if args.finish_round else "the rulebook's end"
+    ends = list(ENDS) if args.end == "both" else [args.end]
     total_recruited: Counter = Counter()
     games = 0
     summary = []
     seeds = range(args.first_seed, args.first_seed + args.games)
     with Pool(args.jobs) as pool:
-        for players in [int(p) for p in args.players.split(",")]:
-            started = time.perf_counter()
-            runs = pool.map(play, [(players, seed, args.policy, options) for seed in seeds], chunksize=4)
-            games += len(runs)
-            for r in runs:
-                total_recruited.update(r["recruited"])
-            worst, level3 = report(players, runs, args.policy, time.perf_counter() - started)
-            summary.append((players, seat_shares(runs, players), worst, level3))
-    print(f"== issue #13 aims ({args.policy} bots, seeds {seeds.start}-{seeds.stop - 1}, {rules}) ==")
-    print("| players | win share by seat (fair) | farthest from fair | level-3 objectives per game |")
-    print("|---|---|---|---|")
-    for players, shares, worst, level3 in summary:
+        for end in ends:
+            print(f"=== {ENDS[end][1]} ===")
+            for players in [int(p) for p in args.players.split(",")]:
+                started = time.perf_counter()
+                jobs = [(players, seed, args.policy, ENDS[end][0]) for seed in seeds]
+                runs = pool.map(play, jobs, chunksize=4)
+                games += len(runs)
+                for r in runs:
+                    total_recruited.update(r["recruited"])
+                worst, level3 = report(players, runs, args.policy, time.perf_counter() - started)
+                summary.append((end, players, seat_shares(runs, players), worst, level3))
+    print(f"== issue #13 aims ({args.policy} bots, seeds {seeds.start}-{seeds.stop - 1}) ==")
+    print("| end | players | win share by seat (fair) | farthest from fair | level-3 objectives per game |")
+    print("|---|---|---|---|---|")
+    for end, players, shares, worst, level3 in summary:
         row = " / ".join(f"{x:.1f}" for x in shares)
-        print(f"| {players} | {row} ({100 / players:.1f}) | {worst:.1f} | {level3:.2f} |")
+        print(f"| {ENDS[end][1]} | {players} | {row} ({100 / players:.1f}) | {worst:.1f} | {level3:.2f} |")
     if args.cards:
         print(f"== recruitment per game over all {games} games (recruit + poach) ==")
         for code in sorted(LIBRARY, key=lambda c: -total_recruited[c]):

@@ -1,6 +1,9 @@
 """ASGI entry point: HTTP through Django (on a few long-lived threads: config.handlers), WebSockets through
 Channels (CONTRACTS §3).
 
+Under daphne, a request whose head is too large is answered 431 (config.protocol), and one whose body is
+too large 413 (config.handlers), never dropped.
+
 A socket is accepted only from the site's own pages: its `Origin` must be the scheme, host and port
 that serve the request (the `Host` header, an allowed host; https when the socket is wss or the proxy
 says so through SECURE_PROXY_SSL_HEADER), or one of CSRF_TRUSTED_ORIGINS.
@@ -13,8 +16,10 @@ from urllib.parse import urlsplit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from config import protocol  # noqa: E402
 from config.handlers import get_asgi_application  # noqa: E402
 
+protocol.install()  # (daphne imports this module before it listens)
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -18,11 +18,25 @@ frames of a move to that loop to send and goes on to the next request without wa
 One thread suits SQLite, which takes one writer at a time: requests queue in order on the thread instead
 of waiting for the write lock in SQLite's busy handler. PostgreSQL serves requests side by side, so it
 gets several threads (settings.SYNC_THREADS).
+
+Hashing a password holds a thread for a good part of a second, by design. A POST to a view marked as
+hashing passwords (``accounts.throttle.hashes_passwords``: log-in, sign-up, password change, API token)
+runs on threads of its own instead (settings.PASSWORD_THREADS, one by default): a flood of log-ins queues
+there, at most that many hashes at once, and the threads that serve moves and pages go on serving them.
+The hash itself (PBKDF2 in OpenSSL) lets go of the interpreter, so it competes with the site only for the
+processor: those threads run at a lower scheduling priority (settings.PASSWORD_THREAD_NICE, Linux's
+per-thread nice value), so that a busy machine serves moves and pages first and log-ins with what is left.
+
+A body larger than settings.DATA_UPLOAD_MAX_MEMORY_SIZE is answered 413 with a JSON error before Django
+reads it: at once when its Content-Length says so, else as soon as the bytes read pass the bound.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+import json
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -34,7 +48,9 @@ from django.core.exceptions import RequestAborted
 from django.core.handlers import base
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.http import FileResponse
-from django.urls import set_script_prefix
+from django.urls import Resolver404, resolve, set_script_prefix
+from django.utils import translation
+from django.utils.translation import gettext, trans_real
 
 _serving = threading.local()
 
@@ -51,21 +67,25 @@ class PooledASGIHandler(ASGIHandler):
         base.BaseHandler.__init__(self)
         self.load_middleware(is_async=False)  # sync mode: the chain and the view in one trip to the thread
         count = threads or settings.SYNC_THREADS
-        self.executors = [
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"django-sync-{i}") for i in range(count)
-        ]
+        self.executors = _threads("django-sync", count)  # the threads that serve moves and pages
         self.busy = [0] * count  # requests in flight per thread
+        self.password_executors = _threads("django-password", settings.PASSWORD_THREADS, _lower_priority)
+        self.password_busy = [0] * settings.PASSWORD_THREADS
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        index = min(range(len(self.busy)), key=self.busy.__getitem__)
-        self.busy[index] += 1
+        if self.password_executors and _hashes_passwords(scope):
+            executors, busy = self.password_executors, self.password_busy
+        else:
+            executors, busy = self.executors, self.busy
+        index = min(range(len(busy)), key=busy.__getitem__)
+        busy[index] += 1
         try:
-            async with ThreadSensitiveContext(executor=self.executors[index]):
+            async with ThreadSensitiveContext(executor=executors[index]):
                 await self.handle(scope, receive, send)
         finally:
-            self.busy[index] -= 1
+            busy[index] -= 1
 
     async def handle(self, scope, receive, send):
         """Django's ``ASGIHandler.handle`` with one trip to the thread where Django makes three.
@@ -76,9 +96,16 @@ class PooledASGIHandler(ASGIHandler):
         after it is sent, in a second trip, as Django does. The body is read, the disconnect watched and
         the response sent on the loop, as in Django.
         """
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and (_declared_length(scope) or 0) > limit:
+            await _answer_too_large(send, limit, scope)  # (without reading a byte of it)
+            return
         try:
-            body_file = await self.read_body(receive)
+            body_file = await self.read_body(_bounded(receive, limit))
         except RequestAborted:
+            return
+        except _BodyTooLarge:
+            await _answer_too_large(send, limit, scope)
             return
         with closing(body_file):
             set_script_prefix(get_script_prefix(scope))
@@ -116,6 +143,95 @@ class PooledASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # (its content is bytes already: closing frees only what it held)
         return response
+
+
+def _threads(name: str, count: int, initializer=None) -> list[ThreadPoolExecutor]:
+    """``count`` long-lived threads, an executor each (a request's sync code stays on its one thread)."""
+    return [
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name}-{i}", initializer=initializer)
+        for i in range(count)
+    ]
+
+
+def _lower_priority() -> None:
+    """Lower the calling thread's scheduling priority by settings.PASSWORD_THREAD_NICE (on Linux a thread
+    has a nice value of its own; elsewhere, or when refused, the thread keeps the process's)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), settings.PASSWORD_THREAD_NICE)
+    except (AttributeError, OSError):
+        pass
+
+
+def _hashes_passwords(scope) -> bool:
+    """Whether the request is a POST to a view that hashes a password (``hashes_passwords`` on the view)."""
+    return scope.get("method") == "POST" and _view_hashes_passwords(scope["path"], scope.get("root_path", ""))
+
+
+@functools.lru_cache(maxsize=1024)
+def _view_hashes_passwords(path: str, root_path: str) -> bool:
+    if root_path and path.startswith(root_path):
+        path = path[len(root_path) :]
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return getattr(match.func, "hashes_passwords", False)
+
+
+class _BodyTooLarge(Exception):
+    """A body sent without its length (chunked) grew past settings.DATA_UPLOAD_MAX_MEMORY_SIZE."""
+
+
+def _declared_length(scope) -> int | None:
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _bounded(receive, limit: int | None):
+    """``receive``, raising _BodyTooLarge once the body read adds up to more than ``limit`` bytes."""
+    if limit is None:
+        return receive
+    read = 0
+
+    async def bounded():
+        nonlocal read
+        message = await receive()
+        read += len(message.get("body", b""))
+        if read > limit:
+            raise _BodyTooLarge
+        return message
+
+    return bounded
+
+
+def _language(scope) -> str:
+    """The request's language as Accept-Language asks for it (the middleware has not run yet)."""
+    for name, value in scope.get("headers") or ():
+        if name == b"accept-language":
+            for code, _weight in trans_real.parse_accept_lang_header(value.decode("latin1")):
+                try:
+                    return translation.get_supported_language_variant(code)
+                except LookupError:
+                    continue
+    return settings.LANGUAGE_CODE
+
+
+async def _answer_too_large(send, limit: int, scope) -> None:
+    """413 with a JSON error (the API's shape for every client error), before Django sees the request: a
+    body over settings.DATA_UPLOAD_MAX_MEMORY_SIZE is neither read nor kept."""
+    with translation.override(_language(scope)):
+        message = gettext("The body is too large (at most %(limit)d bytes).") % {"limit": limit}
+    body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send(
+        {"type": "http.response.start", "status": 413, "headers": [*headers, (b"connection", b"close")]}
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class _Processed(Exception):

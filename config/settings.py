@@ -84,6 +84,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "tables.context_processors.your_turn",
+                "accounts.context_processors.turn_sound",
             ],
         },
     },
@@ -143,10 +144,18 @@ if REDIS_URL:
     # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s the layer's blocking pop waits
     # on an idle channel: every idle socket would then die after 5 s. Allow the read a longer wait.
     _redis_host = {"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}
+    # Both survive an outage of Redis (config.layers, config.cache): frames are dropped and sockets told to
+    # reconnect, the cache answers from the process's memory, until Redis is back.
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
+        "default": {"BACKEND": "config.layers.ResilientRedisChannelLayer", "CONFIG": {"hosts": [_redis_host]}}
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "config.layers.InMemoryChannelLayer"}
@@ -167,6 +176,17 @@ LOGOUT_REDIRECT_URL = "/"
 # account is refused from that address until the window passes (other accounts and addresses go on).
 LOGIN_FAILURE_LIMIT = int(env("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(env("LOGIN_FAILURE_WINDOW", "900"))
+# Failed log-ins from one client address, whatever the account, within the same window; then the address is
+# refused (429, Retry-After), except for a person who logged in before from it or from that browser: such a
+# success is remembered this long (and the browser's device cookie lasts as long).
+LOGIN_ADDRESS_FAILURE_LIMIT = int(env("LOGIN_ADDRESS_FAILURE_LIMIT", "30"))
+LOGIN_KNOWN_SECONDS = int(env("LOGIN_KNOWN_SECONDS", str(30 * 24 * 3600)))
+# Threads per process that hash passwords (log-in, sign-up, password change, API token), apart from the
+# SYNC_THREADS that serve moves and pages (config.handlers): a flood of log-ins queues on these. 0: on the
+# request threads, as before (bench/login_flood.py measures that as its baseline).
+PASSWORD_THREADS = max(0, int(env("PASSWORD_THREADS", "1")))
+# Their nice value (0-19, Linux): a machine short of processor serves moves and pages before hashes.
+PASSWORD_THREAD_NICE = int(env("PASSWORD_THREAD_NICE", "19"))
 # Sign-ups: this many new accounts per client address within the window.
 SIGNUP_LIMIT = int(env("SIGNUP_LIMIT", "5"))
 SIGNUP_WINDOW = int(env("SIGNUP_WINDOW", "3600"))
@@ -181,6 +201,15 @@ API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
 # A revocation reaches every process at once through the cache; this bounds a change no signal announces.
 API_TOKEN_CACHE_SECONDS = float(env("API_TOKEN_CACHE_SECONDS", "30"))
 DECK_LIMIT = int(env("DECK_LIMIT", "50"))
+# Password reset (accounts/passwords.py): how long a link works, and how many links one address, or one
+# account, is sent per window (further requests get the same answer and no mail).
+PASSWORD_RESET_TIMEOUT = int(env("PASSWORD_RESET_TIMEOUT", "7200"))
+PASSWORD_RESET_LIMIT = int(env("PASSWORD_RESET_LIMIT", "3"))
+PASSWORD_RESET_WINDOW = int(env("PASSWORD_RESET_WINDOW", "3600"))
+# Sockets one account may hold open at once, over every process (accounts.socket_guard): the next one is
+# closed with code 4429. What a client may send in one socket message, in bytes (1009 past it).
+MAX_SOCKETS_PER_ACCOUNT = int(env("MAX_SOCKETS_PER_ACCOUNT", "50"))
+SOCKET_MESSAGE_MAX = int(env("SOCKET_MESSAGE_MAX", "16384"))
 # --- end of accounts hardening ----------------------------------------------------------------------------
 
 # French and English: the browser's Accept-Language on a first visit, then the header's switcher (kept on
@@ -230,6 +259,24 @@ DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", "Card Club <noreply@cardcl
 SITE_URL = env("SITE_URL", "http://127.0.0.1:8000")
 TURN_MAIL_WINDOW = int(env("TURN_MAIL_WINDOW", "3600"))  # at most one "your turn" e-mail per table per hour
 
+# Web Push (accounts/push.py). The VAPID key pair: from the environment (base64url: the raw 32-byte private
+# key and the uncompressed public point), else generated once and kept in the database (`manage.py vapid_keys`).
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY")
+VAPID_SUBJECT = env("VAPID_SUBJECT")  # "mailto:..." or "https://...": by default DEFAULT_FROM_EMAIL's address
+# Subscriptions are accepted only for endpoints starting with one of these (the browsers' push services); no
+# request is ever sent elsewhere. A "*" in a prefix stands for one host-name label (Edge's wns2-*.notify...).
+PUSH_ENDPOINT_PREFIXES = envlist(
+    "PUSH_ENDPOINT_PREFIXES",
+    "https://fcm.googleapis.com/,https://updates.push.services.mozilla.com/,"
+    "https://wns2-*.notify.windows.com/,https://web.push.apple.com/",
+)
+PUSH_TIMEOUT = float(env("PUSH_TIMEOUT", "10"))  # seconds one request to a push service may take
+PUSH_MAX_ATTEMPTS = int(env("PUSH_MAX_ATTEMPTS", "5"))
+PUSH_DEVICE_LIMIT = int(env("PUSH_DEVICE_LIMIT", "20"))  # subscribed devices per account
+# The daily digest (for those who chose it instead of a mail per turn) goes out at this local hour or later.
+DIGEST_HOUR = int(env("DIGEST_HOUR", "8"))
+
 # Bots: seconds of human-like pause before a bot moves (0 in tests).
 BOT_DELAY = float(env("BOT_DELAY", "1.0"))
 # The worker (bots, clocks, reminders) runs as a thread of the web process unless told otherwise; with
@@ -278,3 +325,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+# --- The club (presence, challenges, faces, leaving) ----------------------------------------------------
+PRESENCE_GRACE = int(env("PRESENCE_GRACE", "180"))  # seconds one stays "online" after the last socket closes
+CHALLENGE_LIVE_EXPIRY = int(env("CHALLENGE_LIVE_EXPIRY", "300"))  # a challenge with a clock under an hour
+CHALLENGE_TURN_EXPIRY = int(env("CHALLENGE_TURN_EXPIRY", "86400"))  # a turn-based or clockless challenge
+CHALLENGE_LIMIT = int(env("CHALLENGE_LIMIT", "20"))  # pending challenges one person may have sent
+AVATAR_MAX_BYTES = int(env("AVATAR_MAX_BYTES", "1048576"))  # an uploaded picture, before re-encoding
+DELETED_NAME_DAYS = int(env("DELETED_NAME_DAYS", "30"))  # a deleted account's username is free again after

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import push_views
 from accounts.views import switch_language
 
 urlpatterns = [
@@ -9,6 +10,9 @@ urlpatterns = [
     path("api/", include("tables.api_urls")),
     path("decks/", include("accounts.deck_urls")),
     path("admin/", admin.site.urls),
+    path("sw.js", push_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", push_views.manifest, name="manifest"),
+    path("offline/", push_views.offline, name="offline"),
     path("", include("tables.urls")),
 ]
 

@@ -125,6 +125,7 @@ class Game(Protocol):
     slug: str
     title: str
     blurb: dict[str, str]  # a short description of the game per language (``LANGUAGES``), for the lobby
+    score_name: dict[str, str]  # what the scores count, per language ("Crowns"): the result panel
     min_players: int
     max_players: int
     options: dict[str, dict[str, Any]]
@@ -168,6 +169,12 @@ class Game(Protocol):
         """What a legal ``move`` would lead to, for the page to show before it is played
         (Chronica's honour change, Five Crowns' melds); None for a move with nothing to show
         or one that is not legal now."""
+        ...
+
+    def private_move_fields(self, move: Move) -> frozenset[str]:
+        """The fields of ``move`` only its mover may read while the game goes on (what the move's
+        events tell the others without: Cosplay's Drama payment, say). Every reader sees them once the
+        game is over. See ``move_as_seen``."""
         ...
 
 
@@ -258,6 +265,7 @@ class BaseGame:
     slug = ""
     title = ""
     blurb: dict[str, str] = {}
+    score_name: dict[str, str] = {"en": "Points", "fr": "Points"}
     min_players = 2
     max_players = 2
     options: dict[str, dict[str, Any]] = {}
@@ -343,6 +351,9 @@ class BaseGame:
     def preview(self, state: State, seat: int, move: Move) -> dict | None:
         return None
 
+    def private_move_fields(self, move: Move) -> frozenset[str]:
+        return frozenset()  # every field of a move is public (what it did is told by its events)
+
     def narrate(
         self,
         before: State,
@@ -414,6 +425,15 @@ class Words:
             else:
                 out[key] = value
         return out
+
+
+def move_as_seen(game: Any, move: Move, mover: int, reader: int | None, over: bool) -> Move:
+    """``move`` as ``reader`` (a seat, ``None``: a spectator) may read it: without the fields private to
+    its mover (``Game.private_move_fields``) unless ``reader`` is the mover or the game is over."""
+    if over or reader == mover or not isinstance(move, dict):
+        return move
+    hidden = game.private_move_fields(move)
+    return {k: v for k, v in move.items() if k not in hidden} if hidden else move
 
 
 def visible(events: list[Event], viewer: int | None) -> list[Event]:

@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import api_tokens
+from accounts.blocks import blocked_by
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
 from accounts.models import ApiToken
-from accounts.throttle import LoginThrottle
+from accounts.throttle import LoginThrottle, hashes_passwords
 from rules import registry
 from tables import access, rendering, selectors, services, social
 from tables.models import Table
@@ -85,6 +86,7 @@ def body_object(request) -> dict:
     return request.json
 
 
+@hashes_passwords
 @api_view(("POST",), auth=False)
 def token(request):
     from django.contrib.auth import authenticate
@@ -99,7 +101,9 @@ def token(request):
         return error(_("Wrong username or password."), 400)
     throttle = LoginThrottle(username, request)
     if not throttle.attempt():
-        return error(_("Too many failed attempts. Try again later."), 429)
+        response = error(_("Too many failed attempts. Try again later."), 429)
+        response["Retry-After"] = str(throttle.retry_after)
+        return response
     user = authenticate(request, username=username, password=password)
     if user is None:
         return error(_("Wrong username or password."), 400)
@@ -151,8 +155,9 @@ def table_json(table: Table, user) -> dict:
         "view": position.view,
         "legal_moves": position.legal_moves,
     }
-    if table.result is not None:
-        data["result"] = table.result
+    # null until the game is finished; then the engine's result (scores, winners) with placings and, on a
+    # rated table, each rated person's rating before and after (OpenSkill ordinal and displayed)
+    data["result"] = selectors.final_result(table, seats)
     if table.private:  # whoever may see a private table may share it
         data["invite"] = table.invite_token
     return data
@@ -260,16 +265,18 @@ def moves(request, pk):
     table = _table_or_404(request, pk)
     rows = list(table.moves.order_by("seq"))
     cancelled = social.cancelled_seqs(rows)
+    reader = selectors.seat_of(selectors.read_seats(table), request.api_user)
+    shown = selectors.moves_as_seen(table, rows, reader)
     return JsonResponse(
         [
             {
                 "seq": m.seq,
                 "seat": m.seat,
-                "move": m.move,
+                "move": move,
                 "at": m.at.isoformat(),
                 **({"taken_back": True} if m.seq in cancelled else {}),
             }
-            for m in rows
+            for m, move in zip(rows, shown, strict=True)
         ],
         safe=False,
     )
@@ -300,6 +307,9 @@ def chat(request, pk):
         return JsonResponse(social.chat_json(message), status=201)
     table = _table_or_404(request, pk)
     messages = table.chat.select_related("user").order_by("id")
+    hidden = blocked_by(request.api_user.pk)
+    if hidden:  # the chat of people the caller blocked is not shown to them
+        messages = messages.exclude(user_id__in=hidden)
     return JsonResponse([social.chat_json(m) for m in messages], safe=False)
 
 
@@ -310,3 +320,19 @@ def invite(request, pk):
     with _hidden(request, pk):
         invitation = services.invite(pk, request.api_user, data.get("username"))
     return JsonResponse({"user": invitation.user.username}, status=201)
+
+
+@api_view(("POST",))
+def abandon(request, pk):
+    """Walk away from a game against bots alone: it is aborted, unrated (409 for any other table)."""
+    with _hidden(request, pk):
+        services.abandon(pk, request.api_user)
+    return JsonResponse(table_json(_table_or_404(request, pk), request.api_user))
+
+
+@api_view(("GET",))
+def your_turn_list(request):
+    """The tables waiting for the caller's move, most urgent first (CONTRACTS §2: ``GET /api/your-turn``)."""
+    from tables.your_turn import waiting_tables
+
+    return JsonResponse([w.json() for w in waiting_tables(request.api_user)], safe=False)

@@ -1,18 +1,28 @@
 from dataclasses import dataclass
 
-from tables.models import Seat, Table
+from django.urls import reverse
+
+BADGE_TABLES = 10  # the most urgent waiting tables the badge names (the "Next game" button's choices)
 
 
 @dataclass(frozen=True)
 class Waiting:
-    """What waits for a player: tables where it is their turn, and invitations to open tables."""
+    """What waits for a player: tables where it is their turn (their ids, most urgent first), invitations
+    to open tables, and challenges to answer."""
 
     turns: int
     invitations: int
+    tables: tuple[int, ...] = ()
+    challenges: int = 0
 
     @property
     def count(self) -> int:
-        return self.turns + self.invitations
+        return self.turns + self.invitations + self.challenges
+
+    @property
+    def paths(self) -> str:
+        """The pages of the most urgent waiting tables, space-separated (the badge's data-waiting)."""
+        return " ".join(reverse("tables:table", args=[pk]) for pk in self.tables[:BADGE_TABLES])
 
 
 def your_turn(request):
@@ -24,7 +34,11 @@ def your_turn(request):
 
 
 def waiting_for(user) -> Waiting:
+    from tables.challenges import received
     from tables.social import open_invitations
+    from tables.your_turn import waiting_ids
 
-    turns = Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING).count()
-    return Waiting(turns, open_invitations(user).count())
+    turns = waiting_ids(user, limit=None)
+    return Waiting(
+        len(turns), open_invitations(user).count(), tuple(turns[:BADGE_TABLES]), received(user).count()
+    )

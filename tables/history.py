@@ -164,8 +164,9 @@ def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
     return tables.order_by("-finished_at", "-pk")
 
 
-def history_rows(tables, user) -> list[dict]:
-    """One row per table (seats already prefetched): opponents, the outcome for ``user`` and the score."""
+def history_rows(tables, user, rating_changes: dict | None = None) -> list[dict]:
+    """One row per table (seats already prefetched): opponents, the outcome for ``user``, the score and, from
+    ``rating_changes`` ({table id: ratings.changed(...)}), the rated game's change of rating."""
     rows = []
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.index)
@@ -180,6 +181,7 @@ def history_rows(tables, user) -> list[dict]:
                 "won": me in winners,
                 "shared": me in winners and len(winners) > 1,
                 "score": result["scores"][me] if me is not None and me < len(result["scores"]) else None,
+                "rating": (rating_changes or {}).get(table.pk),
             }
         )
     return rows

@@ -6,9 +6,10 @@ from django.contrib.auth import get_user_model
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
+from accounts import presence
 from accounts.limits import parse_id
 from rules import registry
-from tables import history, ratings
+from tables import club, history, ratings
 from tables.api import api_view, error
 from tables.history_views import player_record
 
@@ -61,7 +62,13 @@ def leaderboard(request, slug):
         return error(_("page is a whole number from 1."), 400)
     rows = ratings.leaderboard(slug, page)
     return JsonResponse(
-        {"game": slug, "players": [{k: r[k] for k in ("rank", "username", "rating", "games")} for r in rows]}
+        {
+            "game": slug,
+            "players": [
+                {k: r[k] for k in ("rank", "username", "rating", "display_rating", "provisional", "games")}
+                for r in rows
+            ],
+        }
     )
 
 
@@ -71,7 +78,15 @@ def player(request, username):
     if user is None:
         return error(_("No such player."), 404)
     games = {
-        row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "provisional")}
+        row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "display_rating", "provisional")}
         for row in player_record(user, request.api_user)
     }
-    return JsonResponse({"username": user.username, "games": games})
+    return JsonResponse(
+        {
+            "username": user.username,
+            "games": games,
+            "online": presence.of(user).online,
+            "playing": club.public_tables_of([user.pk])[user.pk],
+            "followed": club.follows(request.api_user, user),
+        }
+    )

@@ -13,8 +13,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import blocks, presence
 from rules import registry
-from tables import history, ratings, social
+from tables import club, history, ratings, social
 from tables.models import Rating, RatingChange, Table
 from tables.rendering import Snapshot
 from tables.selectors import names_of, ranking, seat_of
@@ -38,7 +39,7 @@ def history_page(request):
     )
     ctx = {
         "page": page,
-        "rows": history.history_rows(page, request.user),
+        "rows": history.history_rows(page, request.user, ratings.changes_by_table(request.user)),
         "games": games_list(),
         "filters": filters,
         "filter_query": urlencode(filters.query()),
@@ -166,6 +167,7 @@ def player_record(user, viewer) -> list[dict]:
             "played": played.get(g.slug, {}).get("played", 0),
             "won": played.get(g.slug, {}).get("won", 0),
             "rating": ratings.shown(current.get(g.slug)),
+            "display_rating": ratings.display_of(current.get(g.slug)),
             "provisional": ratings.provisional(current.get(g.slug)),
             "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
         }
@@ -179,9 +181,15 @@ def player(request, username):
     ctx = {
         "player": user,
         "record": player_record(user, request.user),
-        "recent": history.history_rows(recent.prefetch_related("seats__user")[:10], user),
+        "recent": history.history_rows(
+            recent.prefetch_related("seats__user")[:10], user, ratings.changes_by_table(user)
+        ),
         "against": None,
     }
     if request.user.is_authenticated and request.user != user:
         ctx["against"] = history.record_against(request.user, user)
+        ctx["followed"] = club.follows(request.user, user)
+        ctx["blocked"] = blocks.blocks(request.user.pk, user.pk)
+    ctx["presence"] = presence.of(user)
+    ctx["playing"] = club.public_tables_of([user.pk])[user.pk]
     return render(request, "tables/player.html", ctx)

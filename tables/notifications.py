@@ -1,7 +1,9 @@
-"""Telling a player it is their turn: a live badge on whatever page they have open, and an e-mail.
+"""Telling a player it is their turn: a live badge on whatever page they have open, an e-mail and a push.
 
-The e-mail is only queued (accounts.mail's outbox, in the caller's transaction) and only to a verified
-address; the worker sends it. Nothing here waits for a mail server.
+The e-mail and the push are only queued (the outboxes of accounts.mail and accounts.push, in the caller's
+transaction), each as the person chose (accounts.NotificationChoice: channels, a daily digest instead of
+a mail per turn, quiet hours); mail only to a verified address. The worker sends them. Nothing here waits
+for a mail server or a push service.
 """
 
 from __future__ import annotations
@@ -12,11 +14,20 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from accounts import mail
-from accounts.preferences import language_of, language_of_id
+from accounts import mail, push
+from accounts.models import NotificationChoice
+from accounts.preferences import (
+    language_of,
+    language_of_id,
+    not_before,
+    notification_choice,
+    quiet_end,
+    zone_of,
+)
 
 
 def user_group(user_id: int) -> str:
@@ -24,21 +35,38 @@ def user_group(user_id: int) -> str:
 
 
 def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
-    """Inside the move's transaction: queue "your turn" mail for those whose turn began, and after
-    commit refresh the live badge of everyone whose turn began or ended."""
+    """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
+    after commit refresh the live badge of everyone whose turn began or ended."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids))
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids), robust=True)  # (logged if it fails)
+    now = timezone.now()
     for user in newly_awaited:
-        # In a live game the turn comes back every minute: one e-mail per table and player per window.
-        if mail.is_verified(user) and cache.add(
-            f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW
-        ):
-            words = {"username": user.username, "table": table.title, "id": table.pk, "url": table_url(table)}
-            with translation.override(language_of(user)):  # the recipient's language, not the mover's
+        choice = notification_choice(user)
+        words = {"username": user.username, "table": table.title, "id": table.pk, "url": table_url(table)}
+        with translation.override(language_of(user)):  # the recipient's language, not the mover's
+            push.notify(
+                user,
+                _("Your turn: %(table)s #%(id)s") % words,
+                _("It is your turn. Open the table to play."),
+                words["url"],
+                tag=table.pk,
+                table_id=table.pk,
+                now=now,
+                choice=choice,
+            )
+            # A digest reader gets the day's list instead (send_digests). In a live game the turn comes back
+            # every minute: one e-mail per table and player per window.
+            if (
+                choice.email
+                and not choice.email_digest
+                and mail.is_verified(user)
+                and cache.add(f"turn-mail:{table.pk}:{user.pk}", 1, settings.TURN_MAIL_WINDOW)
+            ):
                 mail.enqueue(
                     user.email,
                     _("Your turn: %(table)s #%(id)s") % words,
                     _("Hello %(username)s,\n\nIt is your turn at %(table)s #%(id)s.\n%(url)s\n") % words,
+                    not_before=not_before(choice, now),
                 )
 
 
@@ -49,21 +77,27 @@ def refresh_badges(table_id: int, user_ids: list[int]) -> None:
     if layer is None:
         return
     from tables.live import has_listeners
+    from tables.models import Table
 
+    table = None
     for user_id in user_ids:
         group = user_group(user_id)
         if has_listeners(layer, group):
-            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id)}
+            table = table or Table.objects.filter(pk=table_id).only("pk", "game").first()
+            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id, changed=table)}
             async_to_sync(layer.group_send)(group, message)
 
 
-def badge(user) -> str:  # (a user or a user id)
+def badge(user, changed=None) -> str:  # (a user or a user id)
     """The "Your turn" badge of the navigation, as an out-of-band swap, in the person's language (its
-    tooltip is words; sockets and pushes have no request to take it from)."""
+    tooltip is words; sockets and pushes have no request to take it from). It names the most urgent waiting
+    tables (the "Next game" button's) and ``changed``, the table whose turn just changed (a browser
+    notification names and opens it)."""
     from tables.context_processors import waiting_for
 
     with translation.override(language_of_id(getattr(user, "pk", user))):
-        return render_to_string("tables/_badge.html", {"waiting": waiting_for(user), "oob": True})
+        context = {"waiting": waiting_for(user), "oob": True, "changed": changed}
+        return render_to_string("tables/_badge.html", context)
 
 
 def table_url(table) -> str:
@@ -71,8 +105,123 @@ def table_url(table) -> str:
 
 
 def mail_player(user, subject: str, body: str) -> bool:
-    """Queue one e-mail to a player, if their address is verified; the worker sends it."""
-    if not mail.is_verified(user):
+    """Queue one e-mail to a player, if their address is verified and they want mail; the worker sends it,
+    when their quiet hours are over."""
+    choice = notification_choice(user)
+    if not choice.email or not mail.is_verified(user):
         return False
-    mail.enqueue(user.email, subject, body)
+    mail.enqueue(user.email, subject, body, not_before=not_before(choice, timezone.now()))
     return True
+
+
+def reminded(table, user, minutes: int) -> int:
+    """A clock about to run out (the worker's reminder): a mail and a push; 1 if either was queued."""
+    words = {"username": user.username, "table": table.title, "id": table.pk, "minutes": minutes}
+    with translation.override(language_of(user)):  # each recipient reads their own language
+        subject = _("Reminder: your move at %(table)s #%(id)s") % words
+        pushed = push.notify(
+            user,
+            subject,
+            _("About %(minutes)d minutes left, then a bot takes your seat.") % words,
+            table_url(table),
+            tag=table.pk,
+            table_id=table.pk,
+        )
+        mailed = mail_player(
+            user,
+            subject,
+            _(
+                "Hello %(username)s,\n\nYou have about %(minutes)d minutes left to move at %(table)s "
+                "#%(id)s. After that a bot takes your seat (you can reclaim it).\n%(url)s\n"
+            )
+            % {**words, "url": table_url(table)},
+        )
+    return int(bool(mailed or pushed))
+
+
+def invited(table, inviter, invitee) -> None:
+    """Someone invites ``invitee`` to an open table: a mail to a verified address and a push, in the
+    invitee's language, both with the invitation's link (it lets them into a private table)."""
+    url = settings.SITE_URL.rstrip("/") + table.invite_path
+    words = {
+        "username": invitee.username,
+        "name": inviter.username,
+        "table": table.title,
+        "id": table.pk,
+        "url": url,
+    }
+    with translation.override(language_of(invitee)):
+        title = _("%(name)s invites you to %(table)s #%(id)s") % words
+        push.notify(invitee, title, _("Open the table to take a seat."), url, tag=table.pk)
+        mail_player(
+            invitee,
+            title,
+            _("Hello %(username)s,\n\n%(name)s invites you to a table of %(table)s.\n%(url)s\n") % words,
+        )
+
+
+def challenged(user, challenger_name: str, game_title: str, url: str, tag) -> int:
+    """Someone challenges ``user`` to a game (for the challenges feature): a push in their language that
+    opens ``url`` (absolute); ``tag`` replaces an older push about the same challenge."""
+    words = {"name": challenger_name, "game": game_title}
+    with translation.override(language_of(user)):
+        return push.notify(
+            user,
+            _("%(name)s challenges you to %(game)s") % words,
+            _("Open it to accept or decline."),
+            url,
+            tag=tag,
+        )
+
+
+def send_digests(now=None) -> int:
+    """The daily digest, for those who chose it instead of a mail per turn: once a local day, from
+    DIGEST_HOUR on and outside quiet hours, the tables waiting for them (none waiting: no mail)."""
+    from tables.models import Seat, Table
+
+    now = now or timezone.now()
+    sent = 0
+    readers = NotificationChoice.objects.filter(
+        email=True, email_digest=True, user__is_active=True
+    ).select_related("user", "user__verified_email", "user__preference")
+    for choice in readers:
+        user = choice.user
+        today = now.astimezone(zone_of(choice)).date()
+        local_hour = now.astimezone(zone_of(choice)).hour
+        if choice.digest_sent_on == today or local_hour < settings.DIGEST_HOUR or quiet_end(choice, now):
+            continue
+        if not mail.is_verified(user):
+            continue
+        waiting = list(
+            Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING)
+            .select_related("table")
+            .order_by("table__deadline", "table__last_move_at")
+        )
+        if not waiting:
+            continue
+        with transaction.atomic():
+            if (
+                not NotificationChoice.objects.filter(pk=choice.pk)
+                .exclude(digest_sent_on=today)
+                .update(digest_sent_on=today)
+            ):
+                continue  # another worker sent it
+            with translation.override(language_of(user)):
+                lines = [
+                    _("- %(table)s #%(id)s: %(url)s")
+                    % {"table": s.table.title, "id": s.table.pk, "url": table_url(s.table)}
+                    for s in waiting
+                ]
+                mail.enqueue(
+                    user.email,
+                    ngettext(
+                        "Card Club: %(count)d table waits for you",
+                        "Card Club: %(count)d tables wait for you",
+                        len(waiting),
+                    )
+                    % {"count": len(waiting)},
+                    _("Hello %(username)s,\n\nThese tables wait for your move:\n%(tables)s\n")
+                    % {"username": user.username, "tables": "\n".join(lines)},
+                )
+        sent += 1
+    return sent

@@ -1,5 +1,9 @@
 """Ratings per game with openskill's Plackett–Luce model, updated once when a rated game finishes.
 
+What players read is the familiar scale of ``display`` (1500 for a new player, 200 points per class of
+strength, "?" while provisional); the OpenSkill values (mu, sigma and the ordinal mu - 3 sigma) stay
+stored as they are, and the API gives both.
+
 Only persons who played their seat to the end count: a seat a bot finished for its person
 (``result["replaced"]``) is left out, and so is a game that no longer has two such seats. A rating is
 provisional until its player has played ``PROVISIONAL_GAMES`` rated games of that game.
@@ -71,6 +75,95 @@ def record(table: Table, seats: list[Seat]) -> None:
     RatingChange.objects.bulk_create([r.change for r in fresh + changes])
 
 
+# --- The scale players read ----------------------------------------------------------------------------
+
+DISPLAY_BASE = 1500  # a new player's rating: openskill's first rating has ordinal 0 (mu 25, sigma 25/3)
+DISPLAY_CLASS = 200  # points per class of strength
+# A class is openskill's beta (25/6 of mu, half a new player's sigma; as in TrueSkill, where Elo's 200-point
+# class comes from): a player one class above another beats them about three games in four. The
+# displayed rating is the conservative ordinal put on that scale, so the leaderboard's order is the
+# displayed ratings' order.
+POINTS_PER_ORDINAL = DISPLAY_CLASS / MODEL.beta  # 48 points per unit of ordinal
+
+
+def display(ordinal: float | None) -> int | None:
+    """An ordinal on the familiar scale: ``round(1500 + 200 * ordinal / beta)`` (1500 for a new player)."""
+    return None if ordinal is None else round(DISPLAY_BASE + POINTS_PER_ORDINAL * ordinal)
+
+
+def display_of(rating: Rating | None) -> int | None:
+    return None if rating is None else display(rating.ordinal)
+
+
+def display_text(value: int | None, provisional: bool) -> str:
+    """ "1500?" while provisional, "1623" after; "" for no rating."""
+    if value is None:
+        return ""
+    return f"{value}?" if provisional else str(value)
+
+
+def signed(change: int | None) -> str:
+    """A change of displayed rating as players read it: "+12", "−8" (a true minus sign), "±0"."""
+    if change is None:
+        return ""
+    if change == 0:
+        return "±0"
+    return f"+{change}" if change > 0 else f"\u2212{-change}"
+
+
+def table_changes(table: Table) -> dict[int, dict]:
+    """{user id: {before, after, change (displayed), provisional (after the game), games}} for a rated
+    finished table: its rating changes and, for each player, the change before it (a new player's first
+    game starts from the first rating). Empty for an unrated table."""
+    if not table.rated or table.status != Table.FINISHED:
+        return {}
+    mine = list(RatingChange.objects.filter(table=table))
+    if not mine:
+        return {}
+    earlier = RatingChange.objects.filter(
+        game=table.game, user_id__in=[c.user_id for c in mine], id__lt=max(c.id for c in mine)
+    ).order_by("user_id", "id")
+    history: dict[int, list[RatingChange]] = {}
+    for change in earlier:
+        history.setdefault(change.user_id, []).append(change)
+    out = {}
+    for change in mine:
+        before_rows = [c for c in history.get(change.user_id, []) if c.id < change.id]
+        before = before_rows[-1].ordinal if before_rows else MODEL.rating().ordinal()
+        games = len(before_rows) + 1
+        out[change.user_id] = changed(before, change.ordinal, games)
+    return out
+
+
+def changed(before: float, after: float, games: int) -> dict:
+    """One rated game's change for one player, on both scales; ``games``: their rated games after it."""
+    shown_before, shown_after = display(before), display(after)
+    return {
+        "before": round(before, 2),
+        "after": round(after, 2),
+        "display_before": shown_before,
+        "display_after": shown_after,
+        "display_change": shown_after - shown_before,
+        "provisional": games < PROVISIONAL_GAMES,
+        "provisional_before": games - 1 < PROVISIONAL_GAMES,
+    }
+
+
+def changes_by_table(user, game: str | None = None) -> dict[int, dict]:
+    """{table id: that game's change for ``user``} over all their rated games (of ``game``, if given): the
+    history's and the player page's "+12"."""
+    rows = RatingChange.objects.filter(user=user).order_by("game", "at", "id")
+    if game:
+        rows = rows.filter(game=game)
+    out: dict[int, dict] = {}
+    last: dict[str, tuple[float, int]] = {}
+    for change in rows.only("id", "game", "table_id", "ordinal", "at"):
+        before, games = last.get(change.game, (MODEL.rating().ordinal(), 0))
+        out[change.table_id] = changed(before, change.ordinal, games + 1)
+        last[change.game] = (change.ordinal, games + 1)
+    return out
+
+
 def provisional(rating: Rating | None) -> bool:
     return rating is None or rating.games < PROVISIONAL_GAMES
 
@@ -95,6 +188,7 @@ def leaderboard(game: str, page: int) -> list[dict]:
             "rank": start + i + 1,
             "username": r.user.username,
             "rating": shown(r),
+            "display_rating": display_of(r),
             "games": r.games,
             "provisional": provisional(r),
         }
@@ -115,6 +209,8 @@ def rank_of(game: str, user) -> dict | None:
     return {
         "rank": ahead.count() + 1,
         "rating": shown(mine),
+        "display_rating": display_of(mine),
+        "display": display_text(display_of(mine), provisional(mine)),
         "games": mine.games,
         "provisional": provisional(mine),
     }
@@ -135,4 +231,4 @@ def chart(changes: list[RatingChange], width: int = 320, height: int = 90) -> di
     points = " ".join(
         f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values)
     )
-    return {"points": points, "width": width, "height": height, "low": round(low, 1), "high": round(high, 1)}
+    return {"points": points, "width": width, "height": height, "low": display(low), "high": display(high)}

@@ -47,6 +47,7 @@ class Snapshot:
     memo: bool = True  # draw the frames' {% shared %} parts once per process for what they read
     people: str | None = None  # the stamp of people's data the seats were read at (accounts.api_tokens)
     _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
+    _result: dict | None = None  # a finished game's result with placings and rating changes, read once
 
     @classmethod
     def read(
@@ -150,11 +151,20 @@ class Snapshot:
                 and any(not s.taken for s in seats)
             ),
             # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
-            "chips": [{"index": s.index, "name": names[s.index], "taken": s.taken} for s in seats],
+            "chips": [
+                {
+                    "index": s.index,
+                    "name": names[s.index],
+                    "taken": s.taken,
+                    "user": s.user.username if s.user_id else None,
+                }
+                for s in seats
+            ],
             "my_seat": None
             if viewer is None
             else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
+            "bots_only": selectors.bots_only(seats),
             "full": all(seat.taken for seat in seats),
             "empty_seats": sum(not seat.taken for seat in seats),
             "options_shown": [
@@ -178,6 +188,8 @@ class Snapshot:
             ]
         if self.state is not None and table.result:
             ctx["ranking"] = selectors.ranking(table, names)
+        if table.status == Table.FINISHED:
+            ctx["result_panel"] = self.result_panel(viewer, names, lang)
         ctx["log"] = selectors.log_entries(engine, self.log_moves(), names, viewer, lang)
         ctx["log"] = social.interleave(ctx["log"], self.log_moves(), self.log_events(), names)
         target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
@@ -185,6 +197,28 @@ class Snapshot:
         ctx["takeback_seq"] = target.seq if mine else None
         ctx["log_start"] = narrate(engine, self.start_events(), names, viewer, lang)
         return ctx
+
+    def result_panel(self, viewer: int | None, names: list[str], lang: str) -> dict | None:
+        """The result panel of a finished game for ``viewer``: placings, scores in the game's own unit, rating
+        changes (read once per snapshot: every viewer's frame shares them)."""
+        if self._result is None:
+            self._result = selectors.final_result(self.table, self.seats) or {}
+        result = self._result
+        if not result:
+            return None
+        by_seat = {r["seat"]: r for r in result["ratings"]}
+        engine = self.table.engine
+        rows = [{**p, "name": names[p["seat"]], "rating": by_seat.get(p["seat"])} for p in result["placings"]]
+        winners = result.get("winners", [])
+        return {
+            "rows": rows,
+            "rated": bool(result["ratings"]),
+            "score_name": engine.score_name.get(lang) or engine.score_name.get("en", ""),
+            "lowest_wins": engine.low_score_wins,
+            "won": viewer is not None and viewer in winners and len(winners) == 1,
+            "shared": viewer is not None and viewer in winners and len(winners) > 1,
+            "lost": viewer is not None and viewer not in winners,
+        }
 
     def frame(self, user, lang: str) -> str:
         """One frame of out-of-band swaps for this viewer, in ``lang``: status, board and log."""

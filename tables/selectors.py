@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from rules import registry
-from rules.core import narrate
+from rules.core import move_as_seen, narrate
 from tables.models import Move, Seat, Table
 
 RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
@@ -43,6 +43,13 @@ def seat_of(seats: list[Seat], user) -> int | None:
         if seat.user_id == user.pk:
             return seat.index
     return None
+
+
+def bots_only(seats: list[Seat]) -> bool:
+    """A table of one person and bots (a "Play now" table, or one opened with bots in every other seat):
+    nobody else is kept waiting by it, so its person may walk away from it, and the worker closes it idle."""
+    people = [s for s in seats if s.user_id]
+    return len(people) == 1 and all(s.bot and not s.user_id for s in seats if s is not people[0])
 
 
 def names_of(seats: list[Seat]) -> list[str]:
@@ -87,6 +94,15 @@ def log_moves(table: Table) -> list[Move]:
     if table.status != Table.FINISHED:
         moves = moves[:RECENT_MOVES]
     return list(reversed(list(moves)))
+
+
+def moves_as_seen(table: Table, moves: list[Move], reader: int | None) -> list[dict]:
+    """Each move of ``moves`` as ``reader`` (a seat, None: anyone else) may read it: a field private to
+    its mover (``Game.private_move_fields``) is left out until the game is over (CONTRACTS §2's move list)."""
+    engine, over = table.engine, table.status == Table.FINISHED
+    return [
+        move_as_seen(engine, m.move, m.seat, reader, over) if m.cancels is None else m.move for m in moves
+    ]
 
 
 def log_entries(engine, moves: list[Move], names: list[str], viewer: int | None, lang: str) -> list[dict]:
@@ -142,3 +158,36 @@ def ranking(table: Table, names: list[str]) -> list[dict]:
         range(len(scores)), key=lambda s: (s not in winners, scores[s] if lowest_wins else -scores[s])
     )
     return [{"seat": s, "name": names[s], "score": scores[s], "winner": s in winners} for s in order]
+
+
+def final_result(table: Table, seats: list[Seat]) -> dict | None:
+    """How a finished game ended, for the result panel and the API's ``result``: the engine's result (scores,
+    winners) with each seat's placing (ties share one: ``ratings.ranks``), its person and, on a rated table,
+    each rated person's rating before and after on both scales. None until the game is finished."""
+    from tables import ratings
+
+    if table.status != Table.FINISHED or not table.result:
+        return None
+    result = table.result
+    places = ratings.ranks(table)
+    changes = ratings.table_changes(table)
+    placings = sorted(
+        (
+            {
+                "seat": s.index,
+                "place": places[s.index] + 1,
+                "user": s.user.username if s.user_id else None,
+                "bot": s.bot or None,
+                "score": result["scores"][s.index],
+                "winner": s.index in result.get("winners", []),
+            }
+            for s in seats
+        ),
+        key=lambda p: (p["place"], p["seat"]),
+    )
+    rated = [
+        {"seat": s.index, "user": s.user.username, **changes[s.user_id]}
+        for s in seats
+        if s.user_id and s.user_id in changes
+    ]
+    return {**result, "placings": placings, "ratings": rated, "rated": table.rated}

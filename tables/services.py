@@ -14,18 +14,18 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts import decks
+from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
 from tables import history, rendering, selectors, social
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
-from tables.selectors import seat_of
+from tables.selectors import bots_only, seat_of
 
 
 class TableError(Exception):
@@ -240,6 +240,8 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
     table = _locked_table(table_id)
     if not may_watch(table, user, invite):
         raise NotFound(gettext("No such table."))
+    if table.created_by_id and blocks.blocks(table.created_by_id, user.pk):
+        raise Forbidden(blocks.not_possible())  # (the creator keeps them away; nothing more is said)
     if table.status != Table.OPEN:
         raise Conflict(gettext("This table is no longer open."))
     seats = selectors.read_seats(table)
@@ -406,11 +408,21 @@ def _store_progress(
     table.save(update_fields=fields)
     if any(seats[i].is_bot for i in table.to_act):
         transaction.on_commit(wake_worker)
+    begun = [i for i in table.to_act if i not in previously_awaited]  # (its wait starts now: Your turn)
     Seat.objects.filter(table=table).update(
-        awaited=Case(When(index__in=table.to_act, then=Value(True)), default=Value(False))
+        awaited=Case(When(index__in=table.to_act, then=Value(True)), default=Value(False)),
+        awaited_since=Case(
+            When(index__in=begun, then=Value(now)),
+            When(index__in=table.to_act, then=F("awaited_since")),
+            default=None,
+        ),
     )
     for seat in seats:
         seat.awaited = seat.index in table.to_act
+        if seat.index in begun:
+            seat.awaited_since = now
+        elif not seat.awaited:
+            seat.awaited_since = None
     publication = _announce(table, seats=seats, state=state, saved=True, people=people)
     now_awaited = set(table.to_act)
     changed = [seats[i] for i in sorted(now_awaited ^ previously_awaited) if seats[i].user_id]
@@ -432,7 +444,7 @@ def _announce(
         table.revision += 1
         table.save(update_fields=["revision"])
     publication = Publication(table, seats=seats, state=state, people=people)
-    transaction.on_commit(publication.run)
+    transaction.on_commit(publication.run, robust=True)  # (a failure to send is logged: the change stands)
     return publication
 
 
@@ -558,6 +570,67 @@ def vote_abort(table_id, user) -> bool:
     return aborted
 
 
+def _close(table: Table) -> None:
+    """End a game with no result (aborted, unrated): nobody is awaited there any more."""
+    table.status = Table.ABORTED
+    table.to_act = []
+    table.deadline = None
+    table.save(update_fields=["status", "to_act", "deadline"])
+    Seat.objects.filter(table=table).update(awaited=False, awaited_since=None)
+
+
+@transaction.atomic
+def abandon(table_id, user) -> None:
+    """Walk away from a table played against bots only: it is aborted (unrated), and its log says so."""
+    table, seats, index = _my_seat(table_id, user)
+    if not bots_only(seats):
+        raise Conflict(
+            gettext("Only a game against bots alone can be abandoned: offer to abort it, or concede.")
+        )
+    was_awaited = seats[index].awaited
+    _close(table)
+    tell(table, "abandon", user, index)
+    _announce(table)
+    if was_awaited:
+        from tables import notifications
+
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [user.pk]), robust=True)
+
+
+IDLE_BOT_TABLE_DAYS = 7  # a table against bots alone that nobody touched for this long is closed
+
+
+def close_idle_bot_tables(now=None) -> int:
+    """Close (abort, unrated) every table against bots alone untouched for IDLE_BOT_TABLE_DAYS, saying so
+    in its log. Safe to run in several workers at once: each table is locked and looked at again."""
+    from tables import notifications
+
+    now = now or timezone.now()
+    cutoff = now - timedelta(days=IDLE_BOT_TABLE_DAYS)
+    candidates = Table.objects.filter(status=Table.PLAYING).filter(
+        Q(last_move_at__lt=cutoff) | Q(last_move_at__isnull=True, started_at__lt=cutoff)
+    )
+    closed = 0
+    for table_id in candidates.values_list("pk", flat=True):
+        with transaction.atomic():
+            table = _locked_table(table_id)
+            touched = table.last_move_at or table.started_at
+            if table.status != Table.PLAYING or touched is None or touched >= cutoff:
+                continue
+            seats = selectors.read_seats(table)
+            if not bots_only(seats):
+                continue
+            person = next(s for s in seats if s.user_id)
+            _close(table)
+            tell(table, "idle_closed", None, person.index, days=IDLE_BOT_TABLE_DAYS)
+            _announce(table)
+            transaction.on_commit(
+                lambda t=table.pk, u=person.user_id: notifications.refresh_badges(t, [u]), robust=True
+            )
+            closed += 1
+    return closed
+
+
 @transaction.atomic
 def offer_rematch(table_id, user) -> Table:
     """A new open table with the same game, options, clock and seats (people and bots); joined through its page."""
@@ -664,7 +737,7 @@ def post_chat(table_id, user, text=None, phrase=None, invite=None) -> ChatMessag
         message = ChatMessage.objects.create(
             table=table, user=user, text=text, phrase=phrase or "", position=table.seq
         )
-        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run)
+        transaction.on_commit(chat_frames.ChatPublication(table, message, seats).run, robust=True)
         return message
 
 
@@ -723,19 +796,16 @@ def invite(table_id, user, username) -> Invitation:
         raise BadRequest(gettext("No player is called %(name)s.") % {"name": repr(username.strip()[:150])})
     if invitee.pk == user.pk:
         raise BadRequest(gettext("You are at this table already."))
+    if blocks.between(user.pk, invitee.pk):
+        raise Forbidden(blocks.not_possible())
     if seat_of(seats, invitee) is not None:
         raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.username})
     invitation, created = Invitation.objects.get_or_create(
         table=table, user=invitee, defaults={"invited_by": user}
     )
     if created:
-        notifications.mail_player(
-            invitee,
-            f"{user.username} invites you to {table.title} #{table.pk}",
-            f"Hello {invitee.username},\n\n{user.username} invites you to a table of {table.title}.\n"
-            f"{social.site_url(table.invite_path)}\n",
-        )
-        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]))
+        notifications.invited(table, user, invitee)
+        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [invitee.pk]), robust=True)
     return invitation
 
 

@@ -26,7 +26,7 @@ WORDS = [
     gettext_noop("strong"),
     gettext_noop("reverse"),
     gettext_noop("House rule: a card taken from the discard may not be thrown back that turn"),
-    gettext_noop("House rule: once the game's end is reached, the round is played out"),
+    gettext_noop("House rule: sudden end (the game ends with the turn that reaches the end)"),
     # Table statuses (tables.models.Table.STATUSES)
     gettext_noop("Open"),
     gettext_noop("Playing"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import history_views, social_views, views
+from tables import club_views, history_views, social_views, views
 
 app_name = "tables"
 
@@ -26,10 +26,26 @@ urlpatterns = [
     path("tables/<int:pk>/takeback/", social_views.takeback, name="takeback"),
     path("games/<slug:slug>/play-now/", views.play_now, name="play_now"),
     path("your-turn/", views.dashboard, name="dashboard"),
+    path("your-turn/next/", views.next_game, name="next_game"),
+    path("tables/<int:pk>/abandon/", views.abandon, name="abandon"),
     path("history/", history_views.history_page, name="history"),
     path("tables/<int:pk>/replay/", history_views.replay, name="replay"),
     path("tables/<int:pk>/export/", history_views.export, name="export"),
     path("leaderboards/", history_views.leaderboards, name="leaderboards"),
     path("leaderboards/<slug:slug>/", history_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", history_views.player, name="player"),
+    path("players/<str:username>/avatar/", club_views.avatar, name="avatar"),
+    path("players/<str:username>/follow/", club_views.follow, name="follow"),
+    path("players/<str:username>/block/", club_views.block, name="block"),
+    path("players/<str:username>/challenge/", club_views.challenge, name="challenge"),
+    path("challenges/<str:pk>/accept/", club_views.challenge_accept, name="challenge_accept"),
+    path("challenges/<str:pk>/decline/", club_views.challenge_decline, name="challenge_decline"),
+    path("challenges/<str:pk>/cancel/", club_views.challenge_cancel, name="challenge_cancel"),
+    path("following/", club_views.following, name="following"),
+    path("live/", club_views.live, name="live"),
+    path("presence/", club_views.presence_of, name="presence"),
+    path("me/club/", club_views.club_settings, name="club_settings"),
+    path("me/picture/", club_views.picture, name="picture"),
+    path("me/data/", club_views.data, name="data"),
+    path("me/delete/", club_views.delete_account, name="delete_account"),
 ]

@@ -12,7 +12,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template, render_to_string, select_template
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -22,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from accounts import decks
 from accounts.preferences import in_words
 from rules import IllegalMove, registry
-from tables import access, selectors, services, social, social_views
+from tables import access, challenges, club, selectors, services, social, social_views, your_turn
 from tables.models import Seat, Table
 from tables.rendering import table_context
 
@@ -46,9 +46,9 @@ def lobby(request):
             .prefetch_related("seats__user")
             .distinct()[:50]
         )
-    return render(
-        request, "tables/lobby.html", {"games": games_list(), "open_tables": open_tables, "mine": mine}
-    )
+    ctx = {"games": games_list(), "open_tables": open_tables, "mine": mine}
+    ctx["followed_tables"] = club.followed_open_tables(request.user)
+    return render(request, "tables/lobby.html", ctx)
 
 
 def option_fields(engine):
@@ -335,17 +335,56 @@ def _move_error(pk, message, status):
 
 @login_required
 def dashboard(request):
-    seats = (
-        Seat.objects.filter(user=request.user, table__status=Table.PLAYING)
+    """Your turn: the tables waiting for you, most urgent first, with what each needs you to know; your
+    invitations; your other games."""
+    waiting = your_turn.waiting_tables(request.user)
+    lang = translation.get_language()
+    now = timezone.now()
+    rows = [
+        {"w": w, "last_move": w.last_move_lines(lang), "fresh": (now - w.since).total_seconds() < 60}
+        for w in waiting
+    ]
+    others = (
+        Seat.objects.filter(user=request.user, table__status=Table.PLAYING, awaited=False)
         .select_related("table")
-        .order_by("-awaited", "-table__started_at")
+        .order_by("-table__last_move_at")
     )
-    waiting = [seat for seat in seats if seat.awaited]
-    others = [seat for seat in seats if not seat.awaited]
     invitations = social.open_invitations(request.user)
-    return render(
-        request, "tables/dashboard.html", {"waiting": waiting, "others": others, "invitations": invitations}
-    )
+    ctx = {"rows": rows, "others": others, "invitations": invitations, "now": now}
+    ctx.update(challenges.challenge_rows(request.user))
+    return render(request, "tables/dashboard.html", ctx)
+
+
+@login_required
+def next_game(request):
+    """The most urgent table waiting for you, but the one you come from (``?from=<id>``); when none waits,
+    back where you were, told so."""
+    here = request.GET.get("from", "")
+    for pk in your_turn.waiting_ids(request.user):
+        if str(pk) != here:
+            return redirect("tables:table", pk=pk)
+    messages.info(request, _("No game is waiting for you."))
+    if here.isdigit() and Table.objects.filter(pk=int(here)).exists():
+        return redirect("tables:table", pk=int(here))
+    return redirect("tables:dashboard")
+
+
+@require_POST
+@login_required
+def abandon(request, pk):
+    """Walk away from a game against bots alone (it is aborted, unrated): from its page or from Your turn."""
+    try:
+        with _hidden_or_404(request, pk):
+            services.abandon(pk, request.user)
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The game against the bots is abandoned."))
+    if request.POST.get("next") == "dashboard":
+        return redirect("tables:dashboard")
+    if request.htmx:
+        return HttpResponseClientRefresh()
+    return redirect("tables:table", pk=pk)
 
 
 @require_GET

@@ -1,12 +1,13 @@
-"""The worker: bots move, clocks run out, reminders and e-mail go out, even when nobody has a page open.
+"""The worker: bots move, clocks run out, reminders, e-mail and pushes go out, even when nobody has a page open.
 
 One `tick()` does whatever is due. It runs in a thread of the web process (the default on one
 machine: `WORKER_IN_PROCESS`), or as its own process with `manage.py run_worker` (several daphne
 processes behind a proxy, with Redis). Every step is safe to run in several workers at once: a move
 is judged under the table lock with its seq, so a racing duplicate gets 409 and is dropped.
 
-E-mail (the outbox of accounts.mail) is sent by a thread of its own (`run_mail`), so a mail server that
-hangs holds up neither a request nor a bot.
+E-mail (the outbox of accounts.mail) is sent by a thread of its own (`run_mail`), and pushes (the outbox
+of accounts.push) by another (`accounts.push.run_push`), so a mail server or a push service that hangs
+holds up neither a request nor a bot.
 """
 
 from __future__ import annotations
@@ -18,19 +19,19 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import close_old_connections, transaction
-from django.utils import timezone, translation
-from django.utils.translation import gettext as _
+from django.utils import timezone
 
-from accounts import mail
-from accounts.preferences import language_of
+from accounts import mail, push
 from rules import bots
-from tables import notifications, selectors, services
+from tables import challenges, notifications, selectors, services
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
 
 REMINDER_FRACTION = 0.25  # remind when a quarter of the move's time is left
 REMINDER_MAX = timedelta(hours=6)
+IDLE_SWEEP_EVERY = timedelta(minutes=1)  # tables against bots left for days: looked for once a minute
+_last_idle_sweep = None
 
 
 def bot_seed(table: Table, seat: int) -> int:
@@ -95,30 +96,26 @@ def send_reminders(now) -> int:
             ]
             minutes = max(1, int(left.total_seconds() // 60))
             for user in users:
-                words = {"username": user.username, "table": table.title, "id": table.pk, "minutes": minutes}
-                with translation.override(language_of(user)):  # each recipient reads their own language
-                    sent += notifications.mail_player(
-                        user,
-                        _("Reminder: your move at %(table)s #%(id)s") % words,
-                        _(
-                            "Hello %(username)s,\n\nYou have about %(minutes)d minutes left to move at %(table)s "
-                            "#%(id)s. After that a bot takes your seat (you can reclaim it).\n%(url)s\n"
-                        )
-                        % {**words, "url": notifications.table_url(table)},
-                    )
+                sent += notifications.reminded(table, user, minutes)
     return sent
 
 
 def tick(now=None) -> dict:
     """Do everything that is due now; returns what was done (for tests and logs)."""
     now = now or timezone.now()
-    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0}
+    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "closed": 0, "challenges_expired": 0}
     for table_id in Table.objects.filter(status=Table.PLAYING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
         if services.time_out(table_id, now):
             done["timeouts"] += 1
     done["reminders"] = send_reminders(now)
+    done["digests"] = notifications.send_digests(now)
+    global _last_idle_sweep
+    if _last_idle_sweep is None or now - _last_idle_sweep >= IDLE_SWEEP_EVERY or now < _last_idle_sweep:
+        _last_idle_sweep = now
+        done["closed"] = services.close_idle_bot_tables(now)
+    done["challenges_expired"] = challenges.expire_due(now)
     for table_id in due_bot_tables(now):
         if play_bot_move(table_id):
             done["bot_moves"] += 1
@@ -141,8 +138,10 @@ def run_mail(stop: threading.Event, interval: float = 1.0) -> None:
 
 
 def run(stop: threading.Event, interval: float = 1.0) -> None:
-    """Tick until `stop` is set; a bot's turn wakes the loop at once. Mail goes out from a second thread."""
+    """Tick until `stop` is set; a bot's turn wakes the loop at once. Mail and pushes go out from threads
+    of their own."""
     threading.Thread(target=run_mail, args=(stop, interval), name="cardclub-mail", daemon=True).start()
+    threading.Thread(target=push.run_push, args=(stop, interval), name="cardclub-push", daemon=True).start()
     while not stop.is_set():
         try:
             close_old_connections()

@@ -53,7 +53,7 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Menu"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Menu", "Notifications"),
     # Chronica's card words that English and French share: a category, an era, a domain and their short forms.
     *("Arts", "Renaissance", "Prestige", "Saint", "MA", "Ant", "Ren", "mulligan"),
 }
@@ -113,6 +113,7 @@ def visible(page: str, boards: bool = False, cards: bool = False) -> list[str]:
 def names() -> set[str]:
     """What stays the same in every language: people, bots, games, the site, Chronica's card names."""
     import rules.chronica as chronica
+    from accounts.forms import time_zones
 
     words = {
         "Card Club",
@@ -131,6 +132,7 @@ def names() -> set[str]:
     words |= {card["name"] for card in chronica.catalog()}
     words |= {s["name"] for s in chronica.starter_decks()}
     words |= {card["name"] for card in cosplay_catalog()}  # printed in English, the same on French pages
+    words |= {label for _zone, label in time_zones()}  # the IANA zones' own names, offered on the profile
     return words
 
 
@@ -252,6 +254,11 @@ def test_every_page_of_a_visitor_is_french_for_a_french_browser(world):
         "/",
         "/accounts/login/",
         "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/accounts/password/reset/sent/",
+        "/accounts/password/reset/MQ/not-a-token/",
+        "/accounts/password/reset/complete/",
+        "/offline/",
         "/leaderboards/",
         *[f"/leaderboards/{slug}/" for slug in slugs],
         *[f"/games/{slug}/rules/" for slug in slugs],
@@ -284,6 +291,10 @@ def test_every_page_of_a_player_is_french_for_a_french_browser(world, client_for
         "/decks/new/?code=CU1-NOTACODE",
         "/decks/catalog/?pick=1",
         "/players/bob/",
+        "/live/",
+        "/following/",
+        "/players/bob/challenge/",
+        "/me/delete/",
         *[f"/games/{slug}/new/" for slug in slugs],
         f"/tables/{world['replayed'].pk}/replay/?seat=0",
     ]

@@ -9,12 +9,17 @@ judged, which caps the think time in wide 3-4 player positions); it also values 
 the casual player does (a seat at 0 honour loses whatever its victory points), which is most of
 its edge.
 
+A power's choice (the opponent a Disgrace hits, the wandering character an Exile sends home) goes the way
+the judging says, and between equals against the opponent who stands best (``_leader``); taking an
+opponent's last honour counts as the end of the game it is.
+
 The hidden cards are dealt at random by ``rules.chronica.sampling.determinize``, next to the engine's
 state schema.
 """
 
 from __future__ import annotations
 
+import json
 import random
 
 from rules.chronica import GAME
@@ -34,6 +39,7 @@ BUDGET = 8000
 CASUAL_WEIGHTS = (1.2, 2.5)
 HONOUR_WEIGHT = 5.0
 DANGER_WEIGHT = 6.0
+CHOICES = ("disgrace", "exile")  # the move fields a power's choice adds
 
 
 # --- judging a position ------------------------------------------------------------------
@@ -42,22 +48,30 @@ DANGER_WEIGHT = 6.0
 def evaluate(state: dict, seat: int, weights: tuple[float, float] = CASUAL_WEIGHTS) -> float:
     """Victory points and honour, mine against the best opponent's; a finished game counts most."""
     vps = GAME.victory_points(state)
-    honour = state["honour"]
     if state["phase"] == "over":
         winners = GAME.result(state)["winners"]
         if seat in winners:
             return 1000.0 / len(winners) + vps[seat]
         return -1000.0 + vps[seat]
 
-    def worth(s: int) -> float:
-        h = honour[s]
-        danger = max(0, 4 - h) * weights[1]
-        prov = state["provinces"][s]
-        shielded = sum(1 for i in range(4, SLOTS) if prov[i] is not None and prov[i - 4] is not None)
-        return 3.0 * vps[s] + weights[0] * h - danger + 0.3 * len(state["hands"][s]) + 0.4 * shielded
+    others = [_worth(state, s, weights, vps) for s in range(state["players"]) if s != seat]
+    return _worth(state, seat, weights, vps) - max(others)
 
-    others = [worth(s) for s in range(state["players"]) if s != seat]
-    return worth(seat) - max(others)
+
+def _worth(state: dict, s: int, weights: tuple[float, float], vps: list[int]) -> float:
+    """How well seat ``s`` stands: victory points, honour (and the danger under 4), hand, shielded slots."""
+    h = state["honour"][s]
+    danger = max(0, 4 - h) * weights[1]
+    prov = state["provinces"][s]
+    shielded = sum(1 for i in range(4, SLOTS) if prov[i] is not None and prov[i - 4] is not None)
+    return 3.0 * vps[s] + weights[0] * h - danger + 0.3 * len(state["hands"][s]) + 0.4 * shielded
+
+
+def _leader(state: dict, seat: int) -> int:
+    """The opponent who stands best (``_worth``), the first by seat on a tie."""
+    vps = GAME.victory_points(state)
+    opponents = [s for s in range(state["players"]) if s != seat]
+    return max(opponents, key=lambda s: (_worth(state, s, CASUAL_WEIGHTS, vps), -s))
 
 
 def _after(state: dict, seat: int, move: dict) -> dict:
@@ -68,9 +82,13 @@ def _quick(move: dict, state: dict, seat: int) -> float:
     """Small preferences between otherwise equal moves (keep the stronger cards in hand)."""
     if move["type"] == "pass" and move.get("discard"):
         return -0.01 * max(C.CARD_BY_CODE[move["discard"]]["values"].values())
+    bonus = 0.0
+    if "disgrace" in move or "exile" in move:  # a power's choice: against the leading opponent
+        hit = move["disgrace"] if "disgrace" in move else move["exile"]["seat"]
+        bonus = 1.0 if hit == _leader(state, seat) else 0.0
     if move["type"] == "action" and move.get("reinforce"):
-        return -0.5  # a reinforcement spends a second card
-    return 0.0
+        return bonus - 0.5  # a reinforcement spends a second card
+    return bonus
 
 
 def greedy(state: dict, seat: int, moves: list[dict]) -> dict:
@@ -131,7 +149,14 @@ def strong(view: dict, moves: list[dict], rng: random.Random, seat: int, samples
         (evaluate(_after(dets[0], seat, m), seat, weights) + _quick(m, dets[0], seat), i)
         for i, m in enumerate(moves)
     ]
-    first.sort(key=lambda p: (-p[0], p[1]))
+    # A power's choice (disgrace, exile) is judged at once, on the first deal: one variant of each move
+    # goes on to the search, whose replies are too noisy to tell which opponent to hit.
+    best_variant: dict[str, tuple[float, int]] = {}
+    for value, i in first:
+        key = json.dumps({k: v for k, v in moves[i].items() if k not in CHOICES}, sort_keys=True)
+        if key not in best_variant or value > best_variant[key][0]:
+            best_variant[key] = (value, i)
+    first = sorted(best_variant.values(), key=lambda p: (-p[0], p[1]))
     shortlist = [moves[i] for _v, i in first[:SHORTLIST]]
     passes = [m for m in moves if m["type"] in ("pass", "end_turn")]
     if passes and not any(m["type"] in ("pass", "end_turn") for m in shortlist):

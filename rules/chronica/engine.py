@@ -10,6 +10,8 @@ State (a plain JSON dict, besides BaseGame's seed/draws/players/options):
   play began), ``first``, ``turn`` (the turn counter, from 1; the mulligans belong to turn 1)
 - ``mulligan_turn`` (how many players have decided), ``mulligans`` (who took one)
 - ``pending_draws`` (shared variant: draws still to choose), ``end_reason``
+- ``more_plays`` (only while owed, with the powers): extra plays granted beyond the one the ``fervour``
+  phase is for (each grant of an extra play gives one: Ferveur populaire and a Zeal in one move give two)
 
 With ``options["powers"]`` (absent from the state when off, so a game without powers is the base game
 byte for byte) the cards' powers (powers.py) restrict placements and Action targets through the same
@@ -46,6 +48,7 @@ HAND_SIZE = 5
 MAX_HONOUR = B.MAX_HONOUR
 RIVER_SIZE = 5
 REINFORCE_SOURCES = ("hand", "province")
+CARD_MOVES = ("build", "replace", "place", "action", "pass")  # the moves that play or discard a card
 
 Log = list[Event] | None  # where a move tells what it did; None: nobody listens (plain apply)
 
@@ -66,6 +69,7 @@ def _private(log: Log, state: State, seat: int, public: Event, secret: Event) ->
 class Chronica(BaseGame):
     slug = "chronica"
     title = "Chronica Universalis"
+    score_name = {"en": "Victory points", "fr": "Points de victoire"}  # what the result's scores count
     blurb = {
         "en": (
             "Bring your own deck of 30 historical characters and buildings, build your province "
@@ -203,7 +207,7 @@ class Chronica(BaseGame):
         else:
             hand = state["hands"][seat]
             moves += [{"type": "pass", "discard": c} for c in hand] or [{"type": "pass", "discard": None}]
-        return moves
+        return self._with_choices(state, seat, moves) if P.enabled(state) else moves
 
     def _play_moves(self, state: State, seat: int) -> list[Move]:
         prov = state["provinces"][seat]
@@ -256,13 +260,137 @@ class Chronica(BaseGame):
             ]
         return moves
 
+    def _with_choices(self, state: State, seat: int, moves: list[Move]) -> list[Move]:
+        """Each move once per choice its powers ask of the player (the opponent a Disgrace hits, the
+        wandering character an Exile sends home), by the rule the checks use (``_power_choices``)."""
+        out: list[Move] = []
+        for move in moves:
+            if not self._may_ask(state, seat, move):
+                out.append(move)
+                continue
+            plan = getattr(self, "_check_" + move["type"])(state, seat, move)
+            disgrace, exile = self._power_choices(state, seat, plan)
+            variants = [move]  # a choice of one is implied (the opponent with two players)
+            if len(disgrace) > 1:
+                variants = [{**m, "disgrace": o} for m in variants for o in disgrace]
+            if len(exile) > 1:
+                variants = [{**m, "exile": {"seat": o, "slot": j}} for m in variants for o, j in exile]
+            out += variants
+        return out
+
+    @staticmethod
+    def _may_ask(state: State, seat: int, move: Move) -> bool:
+        """Whether a card ``move`` plays, discards or destroys has a power that asks a choice (a cheap
+        test before the exact one)."""
+        codes = [move.get("card"), move.get("discard")]
+        if move["type"] == "replace":
+            codes.append(state["provinces"][seat][move["slot"]]["building"])
+        if move["type"] == "action":
+            t = state["provinces"][move["target"]["seat"]][move["target"]["slot"]]
+            codes += [t["building"], t["character"]]
+            helper = move["reinforce"] or {}
+            codes.append(helper.get("card"))
+            if helper.get("from") == "province":
+                codes.append(state["provinces"][seat][helper["slot"]]["character"])
+        return any(code and P.chooses(code) for code in codes)
+
     # --- checks: one per move type; each returns a normalised plan for its ``_do_`` ---------------
 
     def _check(self, state: State, seat: int, move: Move) -> dict:
         """Validate ``move`` for ``seat``; return a normalised plan for ``_do_<type>``. IllegalMove otherwise."""
         kind = move["type"]
         self._check_phase(state["phase"], kind)
-        return getattr(self, "_check_" + kind)(state, seat, move)
+        plan = getattr(self, "_check_" + kind)(state, seat, move)
+        if kind in CARD_MOVES:
+            self._check_power_choices(state, seat, move, plan)
+        return plan
+
+    # --- the choices a power asks of the player (the rulings of 2026-11-26) ----------------------
+
+    def _fired_by_mover(self, state: State, seat: int, plan: dict) -> list[tuple[str, str]]:
+        """``(card, trigger)`` of the mover's own cards whose powers ``plan`` fires (powers on), from the
+        move's shape: what is placed, welcomed, discarded, and the Action's outcome. (A move that brings
+        someone to 0 honour stops before some of them: the choice is asked all the same.)"""
+        kind = plan["type"]
+        if kind == "pass":
+            return [(plan["discard"], "discarded")] if plan["discard"] else []
+        if kind in ("build", "place", "replace"):
+            out = [(plan["card"], "placed")]
+            if kind == "build" and plan["welcome"]:
+                out.append((plan["card"], "welcomed"))
+            if kind == "replace":
+                out.append((state["provinces"][seat][plan["slot"]]["building"], "discarded"))
+            return out
+        if kind != "action":
+            return []
+        attack, defence, shares = self._action_cards(state, seat, plan)
+        bonus = {}
+        for _code, domain, n in P.defence_bonus(state, plan["seat"], plan["slot"]):
+            bonus[domain] = bonus.get(domain, 0) + n
+        delta = B.clash(attack, defence, shares, bonus)["delta"]
+        out = [(attack[0], "won" if delta > 0 else "lost")] if delta else []
+        out += [(c, "discarded") for c in attack]
+        out += [
+            (c, "discarded") for owner, c in self._fallen(state, plan["seat"], plan["slot"]) if owner == seat
+        ]
+        return out
+
+    def _power_choices(self, state: State, seat: int, plan: dict) -> tuple[list[int], list[tuple[int, int]]]:
+        """The choices ``plan``'s powers ask of the mover: the opponents a Disgrace may hit ([] when none
+        fires), and the wandering characters an Exile may send home ([] when none fires or none is
+        reachable)."""
+        if not P.enabled(state):
+            return [], []
+        disgrace: list[int] = []
+        exile: list[tuple[int, int]] = []
+        for code, when in self._fired_by_mover(state, seat, plan):
+            pw = P.POWERS.get(code)
+            if pw is None or pw["when"] != when:
+                continue
+            if pw["do"] == "sap":
+                disgrace = B.opponents(state, seat)
+            elif pw["do"] == "rout":
+                welcome = plan.get("welcome")
+                gone = (welcome["seat"], welcome["slot"]) if welcome else None
+                exile = P.rout_targets(state, seat, gone)
+        return disgrace, exile
+
+    def _check_power_choices(self, state: State, seat: int, move: Move, plan: dict) -> None:
+        """Check the move's ``disgrace`` (the opponent a Disgrace hits; implied with two players) and
+        ``exile`` ({seat, slot}: the wandering character an Exile sends home; implied when there is one)
+        against what its powers ask; put them into ``plan``."""
+        disgrace, exile = self._power_choices(state, seat, plan)
+        named = move.get("disgrace")
+        if not disgrace:
+            require(
+                named is None, "No power of this move makes an opponent lose honour: name none (disgrace)."
+            )
+            plan["disgrace"] = None
+        elif named is None and len(disgrace) == 1:
+            plan["disgrace"] = disgrace[0]
+        else:
+            require(named is not None, "Name the opponent who loses honour by the power (disgrace).")
+            plan["disgrace"] = self._seat_in(named, disgrace, "The target must be an opponent's seat.")
+        wanted = move.get("exile")
+        if not exile:
+            require(
+                wanted is None, "No power of this move sends a wandering character home: name none (exile)."
+            )
+            plan["exile"] = None
+        elif wanted is None and len(exile) == 1:
+            plan["exile"] = exile[0]
+        else:
+            require(
+                wanted is not None,
+                "Name the wandering character the power sends home (exile: {{seat, slot}}).",
+            )
+            require(isinstance(wanted, dict), "exile must be {{seat, slot}}.")
+            spot = (wanted.get("seat"), wanted.get("slot"))
+            require(
+                all(isinstance(v, int) and not isinstance(v, bool) for v in spot) and spot in exile,
+                "The power can only send home an opponent's unprotected wandering character.",
+            )
+            plan["exile"] = spot
 
     @staticmethod
     def _check_phase(phase: str, kind: str) -> None:
@@ -505,6 +633,8 @@ class Chronica(BaseGame):
         return state["honour"][seat] - old
 
     def _lose_one(self, state: State, loser: int, reason: str, log: Log) -> None:
+        if self._stopped(state):  # someone is at 0 honour: the rest of the move is not applied
+            return
         change = self._honour(state, loser, -1)
         _emit(log, "honour_lost", seat=loser, amount=-change, reason=reason)
 
@@ -575,25 +705,26 @@ class Chronica(BaseGame):
         if prov[i] is None:
             prov[i] = {"building": code, "character": None, "guest": None}
             _emit(log, "built", seat=seat, card=code, slot=i)
-            fervour = False
+            grants = 0
             welcome = plan["welcome"]
             if welcome:
                 ws, j = welcome["seat"], welcome["slot"]
                 char = state["provinces"][ws][j]["character"]
                 _emit(log, "welcomed", seat=seat, owner_seat=ws, card=char)
+                # the character moves in whatever the comparison costs; at 0 honour nothing else follows
                 self._resolve(state, seat, [code], [char], False, log)
                 state["provinces"][ws][j] = None
                 prov[i]["character"] = char
                 prov[i]["guest"] = ws
                 self._lose_one(state, ws, "occupied", log)
-                fervour = self._fire(state, seat, code, "welcomed", log)
-            fervour |= self._fire(state, seat, code, "placed", log)  # once the welcome is done
+                grants = self._fire(state, seat, code, "welcomed", log, plan)
+            grants += self._fire(state, seat, code, "placed", log, plan)  # once the welcome is done
         else:
             prov[i]["building"] = code
             _emit(log, "built_under", seat=seat, card=code, character_card=prov[i]["character"], slot=i)
             self._lose_one(state, plan["loser"], "occupied", log)
-            fervour = self._fire(state, seat, code, "placed", log)
-        self._after_play(state, seat, fervour, log)
+            grants = self._fire(state, seat, code, "placed", log, plan)
+        self._after_play(state, seat, grants, log)
 
     def _do_replace(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
@@ -601,12 +732,14 @@ class Chronica(BaseGame):
         slot = state["provinces"][seat][i]
         old = slot["building"]
         _emit(log, "replaced", seat=seat, card=code, old_card=old, slot=i)
-        self._resolve(state, seat, [code], [old], False, log, gain=False)
+        # « comme une Action du nouvel Édifice contre l'ancien »: the old building defends, its Renown too
+        bonus = self._defence_bonus(state, seat, i, log, codes=[old])
+        self._resolve(state, seat, [code], [old], False, log, gain=False, bonus=bonus)
         slot["building"] = code
         state["discards"][seat].append(old)
-        fervour = self._fire(state, seat, code, "placed", log)
-        self._fire(state, seat, old, "discarded", log)
-        self._after_play(state, seat, fervour, log)
+        grants = self._fire(state, seat, code, "placed", log, plan)
+        self._fire(state, seat, old, "discarded", log, plan)
+        self._after_play(state, seat, grants, log)
 
     def _do_place(self, state: State, seat: int, plan: dict, log: Log) -> None:
         code, i = plan["card"], plan["slot"]
@@ -619,64 +752,94 @@ class Chronica(BaseGame):
             prov[i]["character"] = code
             _emit(log, "placed_in", seat=seat, card=code, building_card=prov[i]["building"], slot=i)
             self._lose_one(state, plan["loser"], "occupied", log)
-        self._after_play(state, seat, self._fire(state, seat, code, "placed", log), log)
+        self._after_play(state, seat, self._fire(state, seat, code, "placed", log, plan), log)
+
+    def _action_cards(self, state: State, seat: int, plan: dict) -> tuple[list[str], list[str], bool]:
+        """An Action's attacking cards (the performer first, then its reinforcement), the defending cards,
+        and whether the performer shares the occupied building's category."""
+        attack = [plan["card"]]
+        helper = plan["reinforce"]
+        if helper is not None:
+            if helper["from"] == "hand":
+                attack.append(helper["card"])
+            else:
+                attack.append(state["provinces"][seat][helper["slot"]]["character"])
+        slot = state["provinces"][plan["seat"]][plan["slot"]]
+        defence = [c for c in (slot["building"], slot["character"]) if c]
+        shares = (
+            len(defence) == 2
+            and C.CARD_BY_CODE[plan["card"]]["category"] == C.CARD_BY_CODE[slot["building"]]["category"]
+        )
+        return attack, defence, shares
+
+    @staticmethod
+    def _fallen(state: State, ts: int, j: int) -> list[tuple[int, str]]:
+        """``(owner, card)`` of the cards an Action against slot ``j`` of ``ts`` discards (a welcomed
+        character goes to its own owner's discard)."""
+        slot = state["provinces"][ts][j]
+        fallen = [(ts, slot["building"]), (ts if slot["guest"] is None else slot["guest"], slot["character"])]
+        return [(owner, c) for owner, c in fallen if c]
 
     def _do_action(self, state: State, seat: int, plan: dict, log: Log) -> None:
-        code, ts, j = plan["card"], plan["seat"], plan["slot"]
+        ts, j = plan["seat"], plan["slot"]
+        attack, defence, shares = self._action_cards(state, seat, plan)
+        fallen = self._fallen(state, ts, j)
         hand = state["hands"][seat]
-        hand.remove(code)
-        attack = [code]
+        hand.remove(plan["card"])
         helper = plan["reinforce"]
         if helper is not None:
             if helper["from"] == "hand":
                 hand.remove(helper["card"])
-                attack.append(helper["card"])
             else:
-                k = helper["slot"]
-                own = state["provinces"][seat][k]
-                attack.append(own["character"])
+                own = state["provinces"][seat][helper["slot"]]
                 if own["building"]:
                     own["character"] = None
                 else:
-                    state["provinces"][seat][k] = None
-        slot = state["provinces"][ts][j]
-        defence = [c for c in (slot["building"], slot["character"]) if c]
+                    state["provinces"][seat][helper["slot"]] = None
         occupied = len(defence) == 2
-        shares = occupied and C.CARD_BY_CODE[code]["category"] == C.CARD_BY_CODE[slot["building"]]["category"]
         _emit(log, "action", seat=seat, attack_cards=attack, target_seat=ts, defence_cards=defence, slot=j)
         bonus = self._defence_bonus(state, ts, j, log)
         res = self._resolve(state, seat, attack, defence, shares, log, bonus=bonus)
+        # every card involved goes to its owner's discard, whatever the comparison cost; then, unless it
+        # brought someone to 0 honour (the game stops there), the rest of the Action
         state["discards"][seat].extend(attack)
-        # whose discard each defending card goes to
-        fallen = [(ts, slot["building"]), (ts if slot["guest"] is None else slot["guest"], slot["character"])]
-        fallen = [(owner, c) for owner, c in fallen if c]
         for owner, c in fallen:
             state["discards"][owner].append(c)
         state["provinces"][ts][j] = None
+        grants = 0
         if occupied:
             self._lose_one(state, ts, "action", log)
-        fervour = occupied
+            grants = 0 if self._stopped(state) else 1  # Ferveur populaire
         if P.enabled(state):
+            # « la carte venant en Renfort n'est pas considérée comme réalisant l'Action »
             outcome = "won" if res["delta"] > 0 else "lost" if res["delta"] < 0 else None
+            if outcome:
+                grants += self._fire(state, seat, attack[0], outcome, log, plan)
             for c in attack:
-                if outcome:
-                    fervour |= self._fire(state, seat, c, outcome, log, target=ts)
-            for c in attack:
-                self._fire(state, seat, c, "discarded", log, target=ts)
+                self._fire(state, seat, c, "discarded", log, plan)
             for owner, c in fallen:
-                self._fire(state, owner, c, "discarded", log, target=seat)
-        self._after_play(state, seat, fervour, log)
+                # a defender's own Disgrace hits the Action's author; the mover's own card, their choice
+                self._fire(state, owner, c, "discarded", log, plan if owner == seat else {"disgrace": seat})
+        self._after_play(state, seat, grants, log)
 
-    def _after_play(self, state: State, seat: int, fervour: bool, log: Log) -> None:
+    def _after_play(self, state: State, seat: int, grants: int, log: Log) -> None:
+        """After a card is played: the end, or the extra plays owed (this one used one if it was one), or
+        the draw."""
+        owed = grants + (state.pop("more_plays", 0) if state["phase"] == "fervour" else 0)
         if self._check_end(state, log):
             return
-        if fervour:
+        if owed:
             state["phase"] = "fervour"
-            _emit(log, "fervour", seat=seat)
+            if owed > 1:
+                state["more_plays"] = owed - 1
+            # told as this play's Popular fervour when it granted one; else as the extra plays still owed
+            told = {"plays": owed} if owed > 1 else {}
+            _emit(log, "fervour", seat=seat, **told, **({} if grants else {"left": True}))
             return
         self._start_draws(state, seat, 1, log)
 
     def _do_end_turn(self, state: State, seat: int, plan: dict, log: Log) -> None:
+        state.pop("more_plays", None)  # the extra plays left are given up
         _emit(log, "ended_turn", seat=seat)
         self._start_draws(state, seat, 1, log)
 
@@ -687,7 +850,7 @@ class Chronica(BaseGame):
             state["discards"][seat].append(code)
         _emit(log, "passed", seat=seat, card=code)
         if code is not None:
-            self._fire(state, seat, code, "discarded", log)
+            self._fire(state, seat, code, "discarded", log, plan)
         self._start_draws(state, seat, 2, log)
 
     def _drew(self, state: State, seat: int, codes: list[str], log: Log) -> None:
@@ -700,6 +863,8 @@ class Chronica(BaseGame):
         )
 
     def _start_draws(self, state: State, seat: int, count: int, log: Log) -> None:
+        if self._check_end(state, log):  # a power drew the last card, or took the last honour
+            return
         if P.enabled(state):
             for code in P.owned_in_province(state, seat):
                 self._fire(state, seat, code, "end_of_turn", log)
@@ -751,6 +916,8 @@ class Chronica(BaseGame):
         state["turn"] += 1
 
     def _check_end(self, state: State, log: Log) -> bool:
+        if state["phase"] == "over":  # ended already, mid-move (a power drew the last card)
+            return True
         zero = [s for s in range(state["players"]) if state["honour"][s] <= 0]
         if zero:
             self._finish(state, "honour", zero[0], log)
@@ -761,7 +928,14 @@ class Chronica(BaseGame):
                 return True
         return False
 
+    @staticmethod
+    def _stopped(state: State) -> bool:
+        """Whether the move in progress must stop: a player reached 0 honour (the game stops at that moment:
+        nothing after it is applied) or the game ended (a power drew the last card)."""
+        return state["phase"] == "over" or min(state["honour"]) <= 0
+
     def _finish(self, state: State, reason: str, seat: int, log: Log) -> None:
+        state.pop("more_plays", None)
         state["phase"] = "over"
         state["pending_draws"] = 0
         state["end_reason"] = reason
@@ -770,29 +944,32 @@ class Chronica(BaseGame):
 
     # --- the special powers (option ``powers``) ----------------------------------------------------
 
-    def _defence_bonus(self, state: State, ts: int, j: int, log: Log) -> dict[str, int] | None:
-        """The Renown bonuses of the cards defending slot ``j`` of ``ts`` ({domain: n}), told."""
+    def _defence_bonus(
+        self, state: State, ts: int, j: int, log: Log, codes: list[str] | None = None
+    ) -> dict[str, int] | None:
+        """The Renown bonuses of the cards defending slot ``j`` of ``ts`` ({domain: n}; ``codes``: the
+        defending cards when not the whole slot), told."""
         if not P.enabled(state):
             return None
         bonus: dict[str, int] = {}
-        for code, domain, n in P.defence_bonus(state, ts, j):
+        for code, domain, n in P.defence_bonus(state, ts, j, codes):
             bonus[domain] = bonus.get(domain, 0) + n
             _emit(log, "power_bonus", seat=ts, card=code, domain=domain, n=n)
         return bonus
 
-    def _fire(
-        self, state: State, seat: int, code: str, when: str, log: Log, target: int | None = None
-    ) -> bool:
-        """Fire ``code``'s power for its owner ``seat`` if it triggers on ``when`` (powers on, nobody at 0
-        honour: that ends the game at once). ``target``: the opponent of an Action. True: an extra play."""
+    def _fire(self, state: State, seat: int, code: str, when: str, log: Log, plan: dict | None = None) -> int:
+        """Fire ``code``'s power for its owner ``seat`` if it triggers on ``when`` (powers on, and the move not
+        stopped: 0 honour or the last card drawn ends the game at once). ``plan``: the move's choices
+        (``disgrace``, ``exile``). Returns the extra plays it grants (0 or 1)."""
         pw = P.POWERS.get(code)
-        if pw is None or pw["when"] != when or not P.enabled(state) or 0 in state["honour"]:
-            return False
+        if pw is None or pw["when"] != when or not P.enabled(state) or self._stopped(state):
+            return 0
         do, n = pw["do"], pw["n"]
+        plan = plan or {}
         if do == "draw":
             source = self._source(state, seat)
-            drawn = [self._take_top(state, seat) for _ in range(min(n, len(source) - 1))]
-            if drawn:  # a power never draws the pile's last card (that one ends the game at a turn's end)
+            drawn = [self._take_top(state, seat) for _ in range(min(n, len(source)))]
+            if drawn:
                 _private(
                     log,
                     state,
@@ -800,18 +977,21 @@ class Chronica(BaseGame):
                     {"kind": "power_drew", "seat": seat, "card": code, "count": len(drawn)},
                     {"kind": "power_drew_cards", "seat": seat, "card": code, "drawn_cards": drawn},
                 )
+            if not source:  # the last card drawn: the game ends at once
+                self._finish(state, "deck", seat, log)
         elif do in ("gain", "sap"):
-            seats = [seat] if do == "gain" else [target] if target is not None else B.opponents(state, seat)
-            for s in seats:
-                change = self._honour(state, s, n if do == "gain" else -n)
-                _emit(log, "power_honour", seat=s, card=code, change=change)
+            s = seat if do == "gain" else plan.get("disgrace")
+            if s is None:
+                raise RuntimeError(f"{code}'s Disgrace fired with no opponent named")
+            change = self._honour(state, s, n if do == "gain" else -n)
+            _emit(log, "power_honour", seat=s, card=code, change=change)
         elif do == "recover":
             if state["discards"][seat]:
                 back = state["discards"][seat].pop()
                 state["hands"][seat].append(back)
                 _emit(log, "power_recovered", seat=seat, card=code, recovered_card=back)
         elif do == "rout":
-            found = P.rout_target(state, seat)
+            found = plan.get("exile")
             if found:
                 o, j = found
                 char = state["provinces"][o][j]["character"]
@@ -820,8 +1000,8 @@ class Chronica(BaseGame):
                 _emit(log, "power_routed", seat=seat, card=code, owner_seat=o, routed_card=char)
         elif do == "fervour":
             _emit(log, "power_fervour", seat=seat, card=code)
-            return True
-        return False
+            return 1
+        return 0
 
     # --- what a move would do, and taking one back ---------------------------------------------
 

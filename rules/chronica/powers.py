@@ -36,21 +36,21 @@ CONDITIONS = {
 TRIGGERS = {
     "placed": ("Arrival", "Arrivée"),  # this card is built or placed from hand
     "welcomed": ("Hospitality", "Hospitalité"),  # this building welcomes a wandering character
-    "won": ("Triumph", "Triomphe"),  # this character attacks (or reinforces) and the comparison is won
+    "won": ("Triumph", "Triomphe"),  # this character performs an Action (not as a reinforcement) and wins it
     "lost": ("Setback", "Revers"),  # ... and it is lost
     "discarded": ("Legacy", "Héritage"),  # this card goes to its owner's discard
     "end_of_turn": ("Dusk", "Crépuscule"),  # at the end of its owner's turn, while in their province
     "always": ("Standing", "Permanence"),  # static: holds while the card is in a province
 }
 EFFECTS = {
-    "draw": ("Chronicle", "Chronique"),  # draw n cards (never the last card of the pile)
+    "draw": ("Chronicle", "Chronique"),  # draw n cards (the last one ends the game at once)
     "gain": ("Glory", "Gloire"),  # its owner gains n honour (never above 10)
-    "sap": ("Disgrace", "Disgrâce"),  # the opponent loses n honour (never below 0)
+    "sap": ("Disgrace", "Disgrâce"),  # an opponent the player names loses n honour (never below 0)
     "shield": ("Sanctuary", "Sanctuaire"),  # static: the slot holding it cannot be the target of an Action
-    "bonus": ("Renown", "Renom"),  # static: +n in a domain when defending
+    "bonus": ("Renown", "Renom"),  # static: +n in a domain when defending (a replacement included)
     "recover": ("Memory", "Mémoire"),  # the top card of its owner's discard returns to their hand
     "fervour": ("Zeal", "Zèle"),  # its owner may play another card this turn
-    "rout": ("Exile", "Exil"),  # an opponent's unprotected wandering character returns to its owner's hand
+    "rout": ("Exile", "Exil"),  # an unprotected opponent's wandering character the player names goes home
 }
 KEYWORDS = {**CONDITIONS, **TRIGGERS, **EFFECTS}
 STATIC = frozenset({"shield", "bonus"})
@@ -228,29 +228,41 @@ def shielded(state: dict, seat: int, i: int) -> str | None:
     return next((c for c in owned if c and _static(state, seat, i, c, "shield")), None)
 
 
-def defence_bonus(state: dict, seat: int, i: int) -> list[tuple[str, str, int]]:
-    """``(card, domain, n)`` for each Renown bonus of the cards defending slot ``i`` of ``seat``."""
+def defence_bonus(
+    state: dict, seat: int, i: int, codes: list[str] | None = None
+) -> list[tuple[str, str, int]]:
+    """``(card, domain, n)`` for each Renown bonus of the cards defending slot ``i`` of ``seat`` (``codes``:
+    the defending cards when not the whole slot, as the old building alone in a replacement)."""
     slot = state["provinces"][seat][i]
     out = []
-    for code in _codes(slot):
+    for code in _codes(slot) if codes is None else codes:
         pw = _static(state, seat, i, code, "bonus")
         if pw:
             out.append((code, pw["domain"], pw["n"]))
     return out
 
 
-def rout_target(state: dict, seat: int) -> tuple[int, int] | None:
-    """The wandering character an Exile sends home: the first unprotected one, by seat after ``seat``
-    then by slot."""
+def rout_targets(state: dict, seat: int, gone: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+    """``(seat, slot)`` of every opponent's unprotected wandering character an Exile by ``seat`` may send
+    home, by seat after ``seat`` then by slot. ``gone``: a slot to read as empty (the wandering character
+    a building is welcoming, which leaves its slot before the building's Arrival fires)."""
     n = state["players"]
+    out = []
     for k in range(1, n):
         o = (seat + k) % n
-        prov = state["provinces"][o]
+        prov = [None if (o, j) == gone else slot for j, slot in enumerate(state["provinces"][o])]
         for j, slot in enumerate(prov):
             front = j >= FRONTIER and prov[j - FRONTIER] is not None
             if slot is not None and slot["character"] and not slot["building"] and not front:
-                return o, j
-    return None
+                out.append((o, j))
+    return out
+
+
+def chooses(code: str) -> str | None:
+    """The choice ``code``'s power asks of the player when it fires for them: ``disgrace`` (the opponent
+    who loses honour) or ``exile`` (the wandering character sent home); None for the others."""
+    pw = POWERS.get(code)
+    return None if pw is None else {"sap": "disgrace", "rout": "exile"}.get(pw["do"])
 
 
 # --- the text, generated from the data ----------------------------------------------------------
@@ -292,8 +304,8 @@ TRIGGER_TEXT = {
     "en": {
         "placed": "When placed",
         "welcomed": "When it welcomes a wandering character",
-        "won": "When it wins an Action",
-        "lost": "When it loses an Action",
+        "won": "When it wins an Action it performs (not as a Reinforcement)",
+        "lost": "When it loses an Action it performs (not as a Reinforcement)",
         "discarded": "When it is discarded",
         "end_of_turn": "At the end of your turn",
         "always": "In your province",
@@ -301,8 +313,8 @@ TRIGGER_TEXT = {
     "fr": {
         "placed": "Quand elle est posée",
         "welcomed": "Quand elle accueille un Personnage Errant",
-        "won": "Quand elle gagne une Action",
-        "lost": "Quand elle perd une Action",
+        "won": "Quand elle gagne une Action qu’elle réalise (pas en Renfort)",
+        "lost": "Quand elle perd une Action qu’elle réalise (pas en Renfort)",
         "discarded": "Quand elle est défaussée",
         "end_of_turn": "À la fin de votre tour",
         "always": "Dans votre Province",
@@ -312,23 +324,36 @@ EFFECT_TEXT = {
     "en": {
         "draw": ("draw a card", "draw {n} cards"),
         "gain": ("gain 1 honour", "gain {n} honour"),
-        "sap": ("the opponent loses 1 honour", "the opponent loses {n} honour"),
+        "sap": ("an opponent of your choice loses 1 honour", "an opponent of your choice loses {n} honour"),
         "shield": ("it cannot be the target of an Action",) * 2,
-        "bonus": ("+{n} {domain} when defending",) * 2,
+        "bonus": ("+{n} {domain} when defending, a replacement included",) * 2,
         "recover": ("take the top card of your discard back into your hand",) * 2,
-        "fervour": ("you may play another card",) * 2,
-        "rout": ("an opponent's unprotected wandering character returns to its owner's hand",) * 2,
+        "fervour": ("you may play one more card",) * 2,
+        "rout": ("an opponent's unprotected wandering character of your choice returns to its owner's hand",)
+        * 2,
     },
     "fr": {
         "draw": ("piochez une carte", "piochez {n} cartes"),
         "gain": ("gagnez 1 point d’Honneur", "gagnez {n} points d’Honneur"),
-        "sap": ("l’adversaire perd 1 point d’Honneur", "l’adversaire perd {n} points d’Honneur"),
+        "sap": (
+            "un adversaire de votre choix perd 1 point d’Honneur",
+            "un adversaire de votre choix perd {n} points d’Honneur",
+        ),
         "shield": ("elle ne peut pas être la cible d’une Action",) * 2,
-        "bonus": ("+{n} en {domain} en défense",) * 2,
+        "bonus": ("+{n} en {domain} en défense, remplacement compris",) * 2,
         "recover": ("reprenez en main la carte du dessus de votre défausse",) * 2,
-        "fervour": ("vous pouvez jouer une autre carte",) * 2,
-        "rout": ("un Personnage Errant adverse non protégé retourne dans la main de son propriétaire",) * 2,
+        "fervour": ("vous pouvez jouer une carte de plus",) * 2,
+        "rout": (
+            "un Personnage Errant adverse non protégé de votre choix retourne dans la main de son propriétaire",
+        )
+        * 2,
     },
+}
+# When an opponent's Action discards a card whose Disgrace fires, its owner is not the one playing: the
+# opponent who loses honour is then that Action's author.
+DISCARDED_SAP_TEXT = {
+    "en": " (if an opponent's Action discards it: that opponent)",
+    "fr": " (si une Action adverse la défausse : cet adversaire)",
 }
 
 
@@ -352,6 +377,8 @@ def text(pw: dict, lang: str) -> str:
     effect = (one if pw["n"] <= 1 else many).format(
         n=pw["n"], domain=DOMAIN_WORDS[lang].get(pw.get("domain"), "")
     )
+    if pw["do"] == "sap" and pw["when"] == "discarded":
+        effect += DISCARDED_SAP_TEXT[lang]
     when = TRIGGER_TEXT[lang][pw["when"]]
     if "while" in pw:
         shape = WHILE_HAS_TEXT if pw["while"][0] == "province_has" else WHILE_TEXT

@@ -106,6 +106,8 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "pending_draws": view["pending_draws"],
         "end_reason": view["end_reason"],
     }
+    if view.get("extra_plays", 0) > 1:
+        state["more_plays"] = view["extra_plays"] - 1
     if shared:
         state["pile"] = pile
         state["river"] = list(view["river"])

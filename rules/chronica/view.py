@@ -29,7 +29,8 @@ def view(state: State, seat: int | None) -> dict:
     occupied frontier slot), ``victory_points`` (live), ``fervour`` (the player to act may play again),
     ``pending_draws`` (shared variant draw step), ``mulligan`` ({"seat": whose decision or null,
     "taken": per seat bool}), ``end_reason`` (honour/province/deck or null); ``powers`` (true, only at a
-    table playing with the special powers).
+    table playing with the special powers) and, with them, ``extra_plays`` (how many more cards the player
+    to act may play this turn: 0 outside the fervour phase; two grants in one move give two).
     """
     n = state["players"]
     phase = state["phase"]
@@ -69,6 +70,7 @@ def view(state: State, seat: int | None) -> dict:
     }
     if state["options"].get("powers"):
         out["powers"] = True
+        out["extra_plays"] = (1 + state.get("more_plays", 0)) if phase == "fervour" else 0
     if seat is not None:
         out["hand"] = list(state["hands"][seat])
     return out
@@ -221,6 +223,19 @@ def _power_bonus(event: Event, words: Words) -> str:
     return POWER_BONUS[words.lang].format(**words.fields(event) | {"dom": dom})
 
 
+def _fervour(one: str, many: str, left: dict[str, str]) -> Callable[[Event, Words], str]:
+    """Popular fervour, and how many extra plays are owed when a move granted more than one; ``left``: the
+    words for extra plays still owed from an earlier move (``left`` in the event), one and many."""
+
+    def say(event: Event, words: Words) -> str:
+        many_plays = event.get("plays", 1) > 1
+        if event.get("left"):
+            return left["many" if many_plays else "one"].format(**words.fields(event))
+        return (many if many_plays else one).format(**words.fields(event))
+
+    return say
+
+
 def _count(one: str, many: str) -> Callable[[Event, Words], str]:
     def say(event: Event, words: Words) -> str:
         return (one if event["count"] == 1 else many).format(**words.fields(event))
@@ -253,7 +268,14 @@ MESSAGES: dict[str, dict[str, Any]] = {
         "action": _with_slot("{seat} sent {attack} against {target_seat}'s {defence} on {slot}."),
         "clash": _clash,
         "honour_lost": _honour_lost,
-        "fervour": "Popular fervour: {seat} may play another card.",
+        "fervour": _fervour(
+            "Popular fervour: {seat} may play another card.",
+            "{seat} may play {plays} more cards this turn.",
+            {
+                "one": "{seat} may still play one more card this turn.",
+                "many": "{seat} may still play {plays} more cards this turn.",
+            },
+        ),
         "ended_turn": "{seat} ended their turn.",
         "passed": _passed("{seat} passed.", "{seat} passed, discarding {card}."),
         "drew": _count("{seat} drew a card.", "{seat} drew {count} cards."),
@@ -290,7 +312,14 @@ MESSAGES: dict[str, dict[str, Any]] = {
         ),
         "clash": _clash,
         "honour_lost": _honour_lost,
-        "fervour": "Ferveur populaire : {seat} peut jouer une autre carte.",
+        "fervour": _fervour(
+            "Ferveur populaire : {seat} peut jouer une autre carte.",
+            "{seat} peut jouer {plays} cartes de plus ce tour-ci.",
+            {
+                "one": "{seat} peut encore jouer une carte de plus ce tour-ci.",
+                "many": "{seat} peut encore jouer {plays} cartes de plus ce tour-ci.",
+            },
+        ),
         "ended_turn": "{seat} termine son tour.",
         "passed": _passed("{seat} passe.", "{seat} passe et défausse {card}."),
         "drew": _count("{seat} pioche une carte.", "{seat} pioche {count} cartes."),
@@ -452,6 +481,24 @@ add_wordings(
             "There is no character of yours in that slot of your province.": (
                 "Vous n’avez aucun Personnage dans cet emplacement de votre Province."
             ),
+            # the choices a power asks (Disgrace: the opponent; Exile: the wandering character)
+            "No power of this move makes an opponent lose honour: name none (disgrace).": (
+                "Aucun pouvoir de ce coup ne fait perdre d’Honneur à un adversaire : n’en désignez aucun "
+                "(disgrace)."
+            ),
+            "Name the opponent who loses honour by the power (disgrace).": (
+                "Désignez l’adversaire qui perd de l’Honneur par le pouvoir (disgrace)."
+            ),
+            "No power of this move sends a wandering character home: name none (exile).": (
+                "Aucun pouvoir de ce coup ne renvoie de Personnage Errant : n’en désignez aucun (exile)."
+            ),
+            "Name the wandering character the power sends home (exile: {{seat, slot}}).": (
+                "Désignez le Personnage Errant que le pouvoir renvoie (exile : {{seat, slot}})."
+            ),
+            "exile must be {{seat, slot}}.": "exile doit être {{seat, slot}}.",
+            "The power can only send home an opponent's unprotected wandering character.": (
+                "Le pouvoir ne peut renvoyer que le Personnage Errant non protégé d’un adversaire."
+            ),
         }
     }
 )
@@ -465,7 +512,8 @@ EXPLAIN = {
     "en": {
         "honour_lost": "The opponent loses {amount} honour ({reason}).",
         "fervour": "Popular fervour: you may play another card.",
-        "power_fervour": "A power lets you play another card.",
+        "fervour_left": "You may still play one more card this turn.",
+        "power_fervour": "A power lets you play one more card.",
         "power_honour": {
             "mine": "{card}'s power: your honour {change}.",
             "theirs": "{card}'s power: an opponent's honour {change}.",
@@ -476,7 +524,8 @@ EXPLAIN = {
     "fr": {
         "honour_lost": "L’adversaire perd {amount} point{s} d’Honneur ({reason}).",
         "fervour": "Ferveur populaire : vous pourrez jouer une autre carte.",
-        "power_fervour": "Un pouvoir vous permettra de jouer une autre carte.",
+        "fervour_left": "Vous pourrez encore jouer une carte de plus ce tour-ci.",
+        "power_fervour": "Un pouvoir vous permettra de jouer une carte de plus.",
         "power_honour": {
             "mine": "Pouvoir de {card} : votre Honneur {change}.",
             "theirs": "Pouvoir de {card} : Honneur d’un adversaire {change}.",
@@ -512,6 +561,8 @@ def explain(events: list[Event], lang: str, seat: int | None = None) -> str:
             amount = event["amount"]
             reason = REASONS[lang][event["reason"]]
             lines.append(table[kind].format(amount=amount, s="s" if amount > 1 else "", reason=reason))
+        elif kind == "fervour" and event.get("left"):
+            lines.append(table["fervour_left"])
         else:
             lines.append(table[kind])
     return " ".join(lines) if lines else table["nothing"]

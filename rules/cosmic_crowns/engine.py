@@ -67,6 +67,7 @@ def _is_int(value: object) -> bool:
 class CosmicCrowns(BaseGame):
     slug = "cosmic_crowns"
     title = "Cosmic Crowns"
+    score_name = {"en": "Crowns", "fr": "Couronnes"}  # what the result's scores count
     blurb = {
         "en": (
             "Tricks with four clans and two Divine cards: follow the Leading clan, trump with the "

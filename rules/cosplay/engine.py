@@ -1,7 +1,7 @@
 """Cosplay Team Battle: the engine (rulebook 003 as fixed by RULINGS.md).
 
-State (a plain dict, besides BaseGame's seed/draws/players/options; the one option, ``finish_round``,
-is a house rule: see ``finish_round``):
+State (a plain dict, besides BaseGame's seed/draws/players/options; the one option, ``sudden_end``,
+is a house rule: see ``moves.sudden_end``):
 
 - ``library``: codes, top first; ``zones``: recruitment zones 1..6 (index 0 = zone 1), code or None;
   ``graveyard``: codes, top last; ``drama``: the Drama reserve, top last.
@@ -47,9 +47,9 @@ from rules.cosplay.moves import (
     ZONES,
     candidate_moves,
     check_move,
-    finish_round,
     last_round,
     round_ender,
+    sudden_end,
 )
 from rules.cosplay.payments import assist_entry, pay_for, resolve_payment
 from rules.cosplay.scoring import score, winners
@@ -236,9 +236,9 @@ def end_turn(state: dict) -> None:
     state["queue"] = []
     last = round_ender(state)
     ending = last_round(state)
-    if ending and finish_round(state) and seat != last and not reached_before:
+    if ending and not sudden_end(state) and seat != last and not reached_before:
         event(state, "last_round", last_seat=last)
-    if ending and (seat == last or not finish_round(state)):
+    if ending and (seat == last or sudden_end(state)):
         state["over"] = True
         scores = [score(state, s) for s in range(state["players"])]
         event(
@@ -279,9 +279,26 @@ def start_turn(state: dict, seat: int) -> None:
 # --- The game ----------------------------------------------------------------------------------
 
 
+def options_of(options):
+    """``options`` with the former option ``finish_round`` (a table stored before 2026-11-26, when the
+    round played out was the house rule) read as ``sudden_end``, its opposite, so that a stored table's
+    options keep meaning what they meant (a stored table without either was moved to ``sudden_end: true``
+    by the tables app's migration)."""
+    if not isinstance(options, dict) or "finish_round" not in options:
+        return options
+    if "sudden_end" in options:
+        raise core.InvalidSetup("Give sudden_end or the former option finish_round, not both.")
+    value = options["finish_round"]
+    if not isinstance(value, bool):
+        raise core.InvalidSetup("The option {name} must be true or false.", name="finish_round")
+    rest = {k: v for k, v in options.items() if k != "finish_round"}
+    return {**rest, "sudden_end": not value}
+
+
 class Cosplay(core.BaseGame):
     slug = "cosplay"
     title = "Cosplay Team Battle"
+    score_name = {"en": "Objective points", "fr": "Points d’objectif"}  # what the result's scores count
     blurb = {
         "en": (
             "Deck building: recruit cosplayers, equip them and fulfil objectives to field the most "
@@ -295,13 +312,20 @@ class Cosplay(core.BaseGame):
     min_players = 2
     max_players = 4
     options = {
-        "finish_round": {
+        # RULINGS: once the end is reached the round is played out, so that every player has had as many
+        # turns; a table may choose the sudden end. (Tables stored before 2026-11-26 hold ``finish_round``,
+        # its opposite: ``setup`` reads it, see ``options_of``.)
+        "sudden_end": {
             "type": "bool",
             "default": False,
             "house_rule": True,
-            "label": "House rule: once the game's end is reached, the round is played out",
+            "label": "House rule: sudden end (the game ends with the turn that reaches the end)",
         },
     }
+
+    def setup(self, players: int, seed: int, options: dict | None = None) -> dict:
+        return super().setup(players, seed, options_of(options))
+
     # Moves that may be taken back within the turn when they revealed nothing (``can_take_back``):
     # placing, attaching, an ability used, a recruitment, an objective, a trash or clear choice.
     # Never: ending the turn, Drama sent (it lands in another player's discard and shows the next
@@ -452,6 +476,11 @@ class Cosplay(core.BaseGame):
     def events(self, before: dict, seat: int, move: dict, after: dict) -> list[dict]:
         """What the move did, recorded by the engine as it went (``effects.event``)."""
         return list(after["events"])
+
+    def private_move_fields(self, move: dict) -> frozenset[str]:
+        """A Drama's payment: the cards leave the hand face down (the others read "paid", and see the
+        discard's count and top card); every other payment is told in the log, card by card."""
+        return frozenset({"pay"}) if move.get("type") == "drama" else frozenset()
 
     def card_name(self, code: str, lang: str) -> str:
         return card_name(code, lang)

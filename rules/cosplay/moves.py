@@ -29,10 +29,15 @@ PREPARATION_MOVES = frozenset({"place", "attach", *CHOICE_MOVE.values()})
 PLACEABLE = ("character", "equipment", "objective")
 
 
-def finish_round(state: dict) -> bool:
-    """The house rule ``finish_round``: once the game's end is reached, the round is played out, so
-    that every player has had as many turns (a state saved before the option existed plays without)."""
-    return bool(state["options"].get("finish_round"))
+def sudden_end(state: dict) -> bool:
+    """The house rule ``sudden_end``: the game ends with the turn that reaches the end, instead of the
+    round being played out so that every player has had as many turns (RULINGS). A state saved before
+    the option's name changed holds ``finish_round`` (false: the sudden end, then the default), and one
+    saved before any option existed holds neither and played the sudden end."""
+    opts = state["options"]
+    if "sudden_end" in opts:
+        return bool(opts["sudden_end"])
+    return not opts.get("finish_round", False)
 
 
 def round_ender(state: dict) -> int:
@@ -43,7 +48,7 @@ def round_ender(state: dict) -> int:
 def last_round(state: dict) -> bool:
     """The end is reached (RULINGS): the library could not refill the zones, or no objective remains
     (a pile fulfilled this turn is not empty yet: it refills at the end of the turn, unless it closes).
-    The game then ends with the turn that reached it, or with the round's last turn under ``finish_round``."""
+    The game then ends with the round's last turn, or with the turn that reached it under ``sudden_end``."""
     return state["short"] or not any(p["card"] or p["done"] for p in state["objectives"])
 
 

@@ -133,7 +133,7 @@ def determinize(view: dict, rng: random.Random, seat: int | None = None) -> dict
         "seed": rng.getrandbits(48),
         "draws": 0,
         "players": n,
-        "options": {"finish_round": view["finish_round"]},
+        "options": {"sudden_end": view["sudden_end"]},
         "library": library,
         "zones": list(view["zones"]),
         "graveyard": graveyard,

@@ -35,9 +35,9 @@
   the turn's bonus points: ``{"zones": [need or null] * 6, "objectives": [need or null],
   "drama": need or null, "poach": {"<seat>": {code: need}}}``, a need being
   ``{"badass", "kawaii", "craft", "any"}`` (the payment UI's tally; the engine still judges the move).
-- ``short``: the library could not refill the zones; ``finish_round``: the table plays the house rule
-  ``finish_round``; ``last_round``: the game's end is reached and it is not over yet (it ends with
-  this turn, or under ``finish_round`` with the round's last turn, seat ``round_ender``'s).
+- ``short``: the library could not refill the zones; ``sudden_end``: the table plays the house rule
+  ``sudden_end``; ``last_round``: the game's end is reached and it is not over yet (it ends with the
+  round's last turn, seat ``round_ender``'s, or under ``sudden_end`` with this turn).
 - once over, ``result``: ``{"scores", "winners"}``.
 """
 
@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from rules.core import add_wordings
 from rules.cosplay.cards import CARDS, RESOURCES, where_name
-from rules.cosplay.moves import PAYABLE_KIND, finish_round, last_round, round_ender
+from rules.cosplay.moves import PAYABLE_KIND, last_round, round_ender, sudden_end
 from rules.cosplay.payments import (
     _apply_bonus,
     combo_active,
@@ -180,7 +180,7 @@ def build_view(state: dict, seat: int | None) -> dict:
         },
         "pending": _pending(state, seat),
         "short": state["short"],
-        "finish_round": finish_round(state),
+        "sudden_end": sudden_end(state),
         "last_round": last_round(state) and not state["over"],
         "round_ender": round_ender(state),
     }
@@ -299,7 +299,7 @@ MESSAGES: dict[str, dict] = {
         "closed_objective": "Objective pile {pile} is closed",
         "drama_back": "{seat} returned {cards} to the Drama reserve",
         "turn": "{seat}'s turn",
-        "last_round": "House rule: the round is played out; the game ends after {last_seat}'s turn",
+        "last_round": "Last round: it is played out; the game ends after {last_seat}'s turn",
         "over": _over,
     },
     "fr": {
@@ -331,7 +331,7 @@ MESSAGES: dict[str, dict] = {
         "closed_objective": "La pile d’objectifs {pile} est fermée",
         "drama_back": "{seat} replace {cards} sur la réserve de Drama",
         "turn": "Au tour de {seat}",
-        "last_round": "Règle maison : le tour de table est joué jusqu’au bout ; la partie se termine après le tour de {last_seat}",
+        "last_round": "Dernier tour de table : il est joué jusqu’au bout ; la partie se termine après le tour de {last_seat}",
         "over": _over,
     },
 }
@@ -343,6 +343,9 @@ add_wordings(
     {
         "fr": {
             "Unknown move type {kind}.": "Type de coup inconnu : {kind}.",
+            "Give sudden_end or the former option finish_round, not both.": (
+                "Donnez sudden_end ou l’ancienne option finish_round, pas les deux."
+            ),
             "First finish the choice asked by {card}.": "Terminez d’abord le choix demandé par {card}.",
             "Nothing asks for that choice now.": "Aucun choix de ce genre n’est demandé maintenant.",
             "Name another player's seat.": "Désignez la place d’un autre joueur.",

@@ -54,6 +54,7 @@ __all__ = ["GAME", "FiveCrowns", "round_log", "wild_rank"]
 class FiveCrowns(BaseGame):
     slug = "five_crowns"
     title = "Five Crowns"
+    score_name = {"en": "Penalty points", "fr": "Points de pénalité"}  # what the result's scores count
     blurb = {
         "en": (
             "Rummy in eleven rounds with five suits and a wild rank that changes every round: "

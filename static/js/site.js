@@ -34,11 +34,16 @@
     }
     // The badge counts turns and invitations; a toast says which of them is new, once. On a table page the
     // board says whose turn it is, so only an invitation is told there.
+    // News for this person (a challenge of theirs answered) arrives beside their badge: told as a toast.
+    if (t && t.id === "club-news" && t.textContent.trim()) toast(t.textContent.trim());
     if (t && t.id === "your-turn-badge") {
       const invited = parseInt(t.dataset.invitations || "0", 10);
-      const turns = parseInt(t.dataset.count || "0", 10) - invited;
+      const challenged = parseInt(t.dataset.challenges || "0", 10);
+      const turns = parseInt(t.dataset.count || "0", 10) - invited - challenged;
       const words = document.getElementById("toast").dataset;  // (in the page's language)
-      if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
+      if (challenged > parseInt(document.body.dataset.challenges || "0", 10)) {
+        toast(words.challenged);
+      } else if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
         toast(words.invited);
       } else if (turns > parseInt(document.body.dataset.yourTurn || "0", 10) && !document.querySelector(".table-page")) {
         toast(turns === 1 ? words.one : words.many.replace("{n}", turns));
@@ -227,8 +232,10 @@
 
   function rememberBadge(badge) {
     const invited = parseInt(badge.dataset.invitations || "0", 10);
+    const challenged = parseInt(badge.dataset.challenges || "0", 10);
     document.body.dataset.invitations = String(invited);
-    document.body.dataset.yourTurn = String(parseInt(badge.dataset.count || "0", 10) - invited);
+    document.body.dataset.challenges = String(challenged);
+    document.body.dataset.yourTurn = String(parseInt(badge.dataset.count || "0", 10) - invited - challenged);
   }
   const badge = document.getElementById("your-turn-badge");
   if (badge) rememberBadge(badge);

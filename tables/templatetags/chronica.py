@@ -219,6 +219,8 @@ def cu_words():
         "buildOn": gettext("Build {card} on your {slot}"),
         "andWelcome": gettext(" and welcome {owner}'s {card}"),
         "loses": gettext("{seat} loses 1 honour"),
+        "disgrace": gettext("{seat} loses honour by the power"),
+        "exile": gettext("{owner}'s {card} goes home by the power"),
         "replace": gettext("Replace your {old} with {card}"),
         "placeIn": gettext("Place {card} in your {here}"),
         "placeOn": gettext("Place {card} on your {slot} (wandering)"),
@@ -241,6 +243,7 @@ def cu_words():
         ),
         "choose": gettext("Choose:"),
         "welcomeBadge": pgettext("badge", "welcome"),
+        "exileBadge": pgettext("badge", "exile"),
         "chooseTarget": gettext(
             "Choose an opponent's card to target (highlighted). Locked cards are protected by the frontier card"
             " in front of them."

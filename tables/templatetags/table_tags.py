@@ -263,3 +263,11 @@ def card_name(code, game):
     lang = (get_language() or "en").split("-")[0]
     name = registry.games()[game].card_name(code, lang)
     return "" if name == code else name
+
+
+@register.filter
+def signed(change):
+    """A change of rating as players read it: "+12", "−8"."""
+    from tables.ratings import signed as signed_change
+
+    return signed_change(change)

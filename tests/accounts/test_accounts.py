@@ -29,7 +29,8 @@ def test_failed_log_ins_are_throttled(client, alice, settings):
         r = client.post("/accounts/login/", {"username": "alice", "password": "wrong"})
         assert r.status_code == 200
     r = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
-    assert r.status_code == 200 and "Too many failed log-ins" in r.content.decode()
+    assert r.status_code == 429 and "Too many failed log-ins" in r.content.decode()
+    assert 0 < int(r["Retry-After"]) <= settings.LOGIN_FAILURE_WINDOW
 
 
 def test_change_password(client, alice):

@@ -224,9 +224,12 @@ def test_the_catalog_filters_by_power_and_keyword(client, power, check):
 
 def test_the_catalog_shows_each_power_in_the_readers_language_and_searches_it(client):
     page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "When it wins an Action: you may play another card." in page
+    assert "When it wins an Action it performs (not as a Reinforcement): you may play one more card." in page
     page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Quand elle gagne une Action : vous pouvez jouer une autre carte." in page
+    assert (
+        "Quand elle gagne une Action qu’elle réalise (pas en Renfort) : vous pouvez jouer une carte de plus."
+        in page
+    )
     page = client.get("/decks/catalog/", {"q": "cannot be the target"}).content.decode()
     shielded = [c["code"] for c in catalog() if c["power"] and c["power"]["do"] == "shield"]
     assert results_codes(page) == shielded

@@ -86,3 +86,82 @@ def test_the_session_group_name_hides_the_session_key():
     name = session_group(key)
     assert key not in name and name.startswith("session-") and len(name) < 100
     assert name == session_group(key) and name != session_group(key[:-1] + "6")
+
+
+async def closed(comm) -> bool:
+    return await comm.receive_output(timeout=5) == {"type": "websocket.close", "code": SESSION_ENDED_CODE}
+
+
+async def test_a_password_change_closes_the_accounts_other_sessions_sockets_only(alice, bob, started_table):
+    """Issue #29, point 4: the session that changed the password keeps its sockets; every other session of the
+    account loses them (its next request is refused already); other accounts are untouched."""
+    from tests.conftest import PASSWORD
+
+    table = await sync_to_async(started_table)("cosmic_crowns", [alice, bob])
+    here, phone, opponent = await signed_in(alice), await signed_in(alice), await signed_in(bob)
+    on_here = await open_socket(f"/ws/tables/{table.pk}/", here)
+    badge_here = await open_socket("/ws/notifications/", here)
+    on_phone = await open_socket(f"/ws/tables/{table.pk}/", phone)
+    badge_on_phone = await open_socket("/ws/notifications/", phone)
+    bobs = await open_socket(f"/ws/tables/{table.pk}/", opponent)
+
+    answer = await sync_to_async(here.post)(
+        "/accounts/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a-new-passphrase-99",
+            "new_password2": "a-new-passphrase-99",
+        },
+    )
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/password/done/"
+    assert await closed(on_phone) and await closed(badge_on_phone)
+
+    await someone_moves(table.pk, [alice, bob])
+    assert 'data-seq="1"' in await on_here.receive_from(timeout=20)
+    assert 'data-seq="1"' in await bobs.receive_from(timeout=20)
+    assert await badge_here.receive_output(timeout=20)  # the badge socket of this session still gets pushes
+    assert await on_phone.receive_nothing(timeout=0.5)
+    for comm in (on_here, badge_here, on_phone, badge_on_phone, bobs):
+        await comm.disconnect()
+
+
+async def test_a_password_reset_closes_every_socket_of_the_account(alice, bob, started_table):
+    from accounts import passwords
+
+    table = await sync_to_async(started_table)("cosmic_crowns", [alice, bob])
+    laptop, phone, opponent = await signed_in(alice), await signed_in(alice), await signed_in(bob)
+    on_laptop = await open_socket(f"/ws/tables/{table.pk}/", laptop)
+    badge_on_phone = await open_socket("/ws/notifications/", phone)
+    bobs = await open_socket(f"/ws/tables/{table.pk}/", opponent)
+
+    # What the reset view does once the new password is saved (tests/accounts/test_password_reset.py drives the
+    # view itself); account deletion calls the same.
+    await sync_to_async(passwords.revoke_access)(alice)
+    assert await closed(on_laptop) and await closed(badge_on_phone)
+    await someone_moves(table.pk, [alice, bob])
+    assert 'data-seq="1"' in await bobs.receive_from(timeout=20)
+    for comm in (on_laptop, badge_on_phone, bobs):
+        await comm.disconnect()
+
+
+async def test_the_reset_view_closes_the_accounts_sockets(alice, client):
+    import re
+
+    from django.core import mail as django_mail
+
+    from accounts import mail
+
+    phone = await signed_in(alice)
+    badge_on_phone = await open_socket("/ws/notifications/", phone)
+    visitor = Client()
+    await sync_to_async(visitor.post)("/accounts/password/reset/", {"email": "alice@example.com"})
+    await sync_to_async(mail.drain)()
+    link = re.search(r"/accounts/password/reset/\S+/\S+/", django_mail.outbox[-1].body).group(0)
+    page = await sync_to_async(visitor.get)(link, follow=True)
+    form_url = page.redirect_chain[-1][0]
+    answer = await sync_to_async(visitor.post)(
+        form_url, {"new_password1": "a-new-passphrase-99", "new_password2": "a-new-passphrase-99"}
+    )
+    assert answer.status_code == 302
+    assert await closed(badge_on_phone)
+    await badge_on_phone.disconnect()

@@ -285,6 +285,8 @@ class Tour:
             ("home-visitor", "/", False),
             ("signup", "/accounts/signup/", False),
             ("login", "/accounts/login/", False),
+            ("password-reset", "/accounts/password/reset/", False),
+            ("offline", "/offline/", False),
             ("home", "/", True),
             ("new-table", "/games/chronica/new/", True),
             *self.table_pages(),

@@ -172,3 +172,51 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
         assert not p.errors, p.errors
     # The log shows the Action and the honour it cost or earned, on both sides.
     assert "sent" in alice.inner_text(".move-log") and "sent" in bob.inner_text(".move-log")
+
+
+def test_a_player_names_the_opponent_a_disgrace_hits(server, new_page):
+    # RULINGS (2026-11-26): with 3 or 4 players the player names the opponent who loses honour by a Disgrace
+    # (the board offers each as a button, as it does the wandering character an Exile sends home).
+    page = new_page(1280)
+    page.on("dialog", lambda dialog: dialog.accept())
+    me, bob, carol = unique("cua"), unique("cub"), unique("cuc")
+    sign_up(page, server, me)
+    out = server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from tables import services; "
+        "from tests.rules.chronica.helpers import board; from tests.tables.positions import put_state; "
+        f"users = [User.objects.get(username={me!r})] + "
+        f"[User.objects.create_user(n, password='x-long-password-1') for n in ({bob!r}, {carol!r})]; "
+        "t = services.create_table(users[0], 'chronica', 3, {'powers': True}); "
+        "[services.join_table(t.pk, u) for u in users[1:]]; "
+        "t = services.start_table(t.pk, users[0], seed=3); "
+        "s = board(players=3, hands={0: ['moliere', 'donjon-de-loches']}, "
+        "provinces={1: {0: ('palais-des-ducs-de-bourgogne', None), 1: (None, 'alcuin')}, 2: {2: (None, 'roland')}}); "
+        "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
+    )
+    pk = re.search(r"^table (\d+)$", out, re.M).group(1)
+    page.goto(f"{server.url}/tables/{pk}/")
+    page.wait_for_selector(".cu-prompt.mine")
+    # Molière wins against Bourgogne: the player names who loses 1 honour
+    page.click(".cu-hand [data-pick='moliere']")
+    page.click("[data-cu-mode=action]")
+    page.click(".cu-side[data-seat='1'] .cu-slot.target[data-slot='0']")
+    options = page.locator("[data-cu-option]")
+    labels = [options.nth(k).inner_text() for k in range(options.count())]
+    assert any(f"{carol} loses honour by the power" in t for t in labels), labels
+    assert any(f"{bob} loses honour by the power" in t for t in labels), labels
+    page.locator("[data-cu-option]", has_text=f"{carol} loses honour by the power").first.click()
+    assert f"{carol} loses honour by the power" in page.inner_text(".cu-confirm")
+    shot(page, "chronica-06-disgrace-choice")
+    seq = seq_of(page)
+    page.click("[data-cu-confirm]")
+    wait_for_seq(page, seq + 1)
+    out = server.manage(
+        "shell",
+        "-c",
+        f"import json; from tables.models import Table; print('honour', json.dumps(Table.objects.get(pk={pk}).state['honour']))",
+    )
+    honour = json.loads(re.search(r"^honour (.*)$", out, re.M).group(1))
+    assert honour[2] == 9 and honour[1] == 10  # carol lost the Disgrace's honour, not bob
+    assert not page.errors, page.errors

@@ -34,6 +34,7 @@ def test_replay_steps_with_keys_switches_seats_and_ends_on_the_final_board(serve
     host.goto(f"{server.url}/tables/{pk}/")
     final = board(host)
     assert final[1].strip()
+    host.click("[data-result-dismiss]")  # the result panel over the board: look at the board itself
     host.click("text=Replay this game")
     host.wait_for_url(re.compile(rf"/tables/{pk}/replay/"))
     assert step_of(host) == 0 and host.locator(".seat-link.current").inner_text() == host_name

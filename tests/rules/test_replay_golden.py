@@ -29,7 +29,7 @@ CONFIGS = {
     ],
     "five_crowns": [(players, {}) for players in (2, 3, 5, 8)],
     "chronica": [(players, options) for players in (2, 3, 4) for options in ({}, {"shared_deck": True})],
-    "cosplay": [(players, options) for players in (2, 3, 4) for options in ({}, {"finish_round": True})],
+    "cosplay": [(players, options) for players in (2, 3, 4) for options in ({}, {"sudden_end": True})],
 }
 MAX_MOVES = 5000  # every walk here ends before that; Five Crowns' take about 3,000
 VIEWED_MOVES = 400  # the mover's view is hashed for the first moves only (Five Crowns' views are slow)

@@ -30,11 +30,11 @@ async def test_an_idle_channel_outlives_the_redis_read_timeout():
         from tests.conftest import require_or_skip
 
         require_or_skip("REQUIRE_SERVICES", "PostgreSQL and Redis are not running")
-    from channels_redis.core import RedisChannelLayer
+    from config.layers import ResilientRedisChannelLayer
 
     spec = configured_layer()
-    assert spec["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    layer = RedisChannelLayer(**spec["CONFIG"])
+    assert spec["BACKEND"] == "config.layers.ResilientRedisChannelLayer"
+    layer = ResilientRedisChannelLayer(**spec["CONFIG"])
     try:
         channel = await layer.new_channel()
         await layer.group_add("idle-check", channel)

@@ -263,8 +263,66 @@ def test_the_powers_option_is_offered_and_shown_with_each_power(
     put_state(table, state)
     page = page_of(client_for(alice), table)
     assert "Special powers" in page
-    assert "When it wins an Action: you may play another card." in page  # in the hand
+    assert "When it wins an Action it performs (not as a Reinforcement): you may play one more card." in page
     assert "In your province: it cannot be the target of an Action." in page  # in play
     assert codes_mentioned(page_of(client, table)) <= visible_to(state, None)
     plain = started_table("chronica", [alice, bob])
     assert "Powers of" not in page_of(client_for(alice), plain)
+
+
+def test_the_board_offers_the_opponent_a_disgrace_hits_and_the_character_an_exile_sends_home(
+    started_table, client_for, alice, bob, charlie
+):
+    # RULINGS (2026-11-26): "The opponent loses n honour": with 3 or 4 players, the player names one opponent;
+    # Exile "lets the player choose which one among those it may reach". The board draws its choices from
+    # the legal moves it embeds (static/js/games/chronica.js puts each variant on a button).
+    table = started_table("chronica", [alice, bob, charlie], {"powers": True})
+    state = board(
+        players=3,
+        hands={0: ["moliere", "palais-des-tuileries", "donjon-de-loches"]},
+        provinces={
+            1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")},
+            2: {2: (None, "roland")},
+        },
+    )
+    state["options"] = dict(state["options"], powers=True)
+    put_state(table, state)
+    page = page_of(client_for(alice), table)
+    legal = GAME.legal_moves(state, 0)
+    assert moves_embedded(page) == legal
+    attacks = [
+        m for m in legal if m["type"] == "action" and m["card"] == "moliere" and m["target"]["slot"] == 0
+    ]
+    assert {m["disgrace"] for m in attacks} == {1, 2}
+    builds = [
+        m for m in legal if m["type"] == "build" and m["card"] == "donjon-de-loches" and "welcome" not in m
+    ]
+    assert {(m["exile"]["seat"], m["exile"]["slot"]) for m in builds} == {(1, 1), (2, 2)}
+    passes = [m for m in moves_posted(page) if m["type"] == "pass" and m["discard"] == "palais-des-tuileries"]
+    assert [m["disgrace"] for m in passes] == [1, 2]
+    assert "Discard Palais des Tuileries (bob loses honour by its power)" in page
+    assert "Discard Palais des Tuileries (charlie loses honour by its power)" in page
+    words = client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert "loses honour by the power" in words and "goes home by the power" in words
+    french = client_for(alice).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "perd de l’Honneur par son pouvoir" in french
+
+
+def test_two_extra_plays_are_announced(started_table, client_for, alice, bob):
+    # RULINGS: "two grants in one move give two": Ferveur populaire and Jeanne d'Arc's Zeal.
+    table = started_table("chronica", [alice, bob], {"powers": True})
+    state = board(
+        hands={0: ["jeanne-d-arc", "vercingetorix", "alcuin"]},
+        provinces={1: {0: ("chateau-de-chinon", "roland")}},
+        honour=[5, 5],
+    )
+    state["options"] = dict(state["options"], powers=True)
+    move = {
+        "type": "action",
+        "card": "jeanne-d-arc",
+        "target": {"seat": 1, "slot": 0, "part": "building"},
+        "reinforce": {"from": "hand", "card": "vercingetorix"},
+    }
+    put_state(table, GAME.apply(state, 0, move))
+    page = page_of(client_for(alice), table)
+    assert "You may play 2 more cards, or end your turn." in page

@@ -386,11 +386,11 @@ def test_a_refused_move_reads_in_the_players_language(table2, client_for, alice)
     assert refused.value.words("fr") != str(refused.value)
 
 
-# --- The house rule finish_round ------------------------------------------------------------
+# --- The end: the round played out (RULINGS), the house rule sudden_end ------------------------
 
 
 def test_the_last_round_says_whose_turn_ends_the_game(started_table, alice, bob, client_for):
-    table = started_table("cosplay", [alice, bob], options={"finish_round": True})
+    table = started_table("cosplay", [alice, bob])
     state = GAME.load(table.state)
     state["graveyard"] += state["library"]
     state["library"] = []
@@ -401,13 +401,33 @@ def test_the_last_round_says_whose_turn_ends_the_game(started_table, alice, bob,
     mine = htmllib.unescape(page_of(client_for(bob), table))
     assert "Last round: the game ends after your turn" in re.sub(r"<[^>]+>", "", mine)
     french = client_for(bob).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Règle maison" in french and "Dernier tour de table" in htmllib.unescape(french)
+    assert "Règle maison" not in french and "Dernier tour de table" in htmllib.unescape(french)
 
 
-def test_the_rules_page_explains_the_house_rule_in_both_languages(client):
+def test_a_sudden_end_table_ends_with_the_turn_that_reaches_the_end(started_table, alice, bob, client_for):
+    table = started_table("cosplay", [alice, bob], options={"sudden_end": True})
+    page = htmllib.unescape(page_of(client_for(bob), table))
+    assert f'id="table-{table.pk}-house-rule"' in page and "House rule: sudden end" in page
+    state = GAME.load(table.state)
+    state["graveyard"] += state["library"]
+    state["library"] = []
+    state = GAME.apply(state, 0, {"type": "end_turn"})  # seat 0's turn reaches the end: over at once
+    assert GAME.is_over(state)
+    put_state(table, state)
+    page = re.sub(r"<[^>]+>", "", htmllib.unescape(page_of(client_for(bob), table)))
+    assert "Last round" not in page
+    french = htmllib.unescape(
+        client_for(bob).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    )
+    assert "Règle maison : fin immédiate" in french
+
+
+def test_the_rules_page_explains_the_end_and_the_house_rule_in_both_languages(client):
     english = htmllib.unescape(client.get("/games/cosplay/rules/").content.decode())
-    assert 'id="house-rule"' in english and "House rule: the last round is played out" in english
-    assert "off by default" in english
+    assert "The round is then played out" in " ".join(re.sub(r"<[^>]+>", "", english).split())
+    assert (
+        'id="house-rule"' in english and "House rule: sudden end" in english and "off by default" in english
+    )
     french = htmllib.unescape(client.get("/games/cosplay/rules/", HTTP_ACCEPT_LANGUAGE="fr").content.decode())
-    assert "Règle maison : le dernier tour de table est joué jusqu’au bout" in french
-    assert "désactivée par défaut" in french
+    assert "Le tour de table est alors joué jusqu’au bout" in " ".join(re.sub(r"<[^>]+>", "", french).split())
+    assert "Règle maison : fin immédiate" in french and "désactivée par défaut" in french

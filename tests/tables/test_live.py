@@ -117,8 +117,26 @@ async def test_an_older_frame_never_replaces_a_newer_one(alice, bob):
     stale = {"type": "table.frame", "key": live.WATCH, "revision": 0, "seats": {}, "html": "stale"}
     await layer.group_send(group, stale)
     assert await tab.receive_nothing(timeout=0.2)
-    await layer.group_send(group, {**stale, "revision": 10**9, "html": "newer"})
+    revision = (await sync_to_async(Table.objects.get)(pk=table.pk)).revision
+    await layer.group_send(group, {**stale, "revision": revision + 1, "html": "newer"})
     assert await tab.receive_from(timeout=5) == "newer"
+    await tab.disconnect()
+
+
+async def test_a_socket_that_missed_frames_reads_the_table_anew(alice, bob):
+    """Every change sends a frame: a revision further on than the next says frames were lost (Redis was
+    down, say), and the socket sends the table as it is now, chat included, instead of that frame."""
+    table = await setup_game(alice, bob)
+    (tab,) = await open_sockets(table.pk, [None])
+    layer = get_channel_layer()
+    group = live.table_group(table.pk, live.WATCH, "en")
+    revision = (await sync_to_async(Table.objects.get)(pk=table.pk)).revision
+    await layer.group_send(
+        group,
+        {"type": "table.frame", "key": live.WATCH, "revision": revision + 3, "seats": {}, "html": "ahead"},
+    )
+    frame = await tab.receive_from(timeout=10)
+    assert frame != "ahead" and f'id="table-{table.pk}-status"' in frame and "chat" in frame
     await tab.disconnect()
 
 

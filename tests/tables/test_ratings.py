@@ -109,7 +109,14 @@ def test_leaderboard_best_first_with_my_rank_off_the_first_page(client, alice):
     token = ApiToken.issue(alice)[1]
     body = client.get("/api/leaderboard/cosmic_crowns", HTTP_AUTHORIZATION=f"Bearer {token}").json()
     assert body["game"] == "cosmic_crowns" and len(body["players"]) == ratings.LEADERBOARD_PAGE
-    assert body["players"][0] == {"rank": 1, "username": "p00000", "rating": 24.0, "games": 12}
+    assert body["players"][0] == {
+        "rank": 1,
+        "username": "p00000",
+        "rating": 24.0,
+        "display_rating": 2652,  # 1500 + 48 × 24
+        "provisional": False,
+        "games": 12,
+    }
     assert [p["rank"] for p in body["players"]] == list(range(1, 51))
     second = client.get("/api/leaderboard/cosmic_crowns?page=2", HTTP_AUTHORIZATION=f"Bearer {token}").json()
     assert [p["username"] for p in second["players"]][5:8] == ["p00055", "alice", "p00056"]
@@ -138,9 +145,16 @@ def test_player_page_and_api(client, alice, bob):
         "played": 4,
         "won": 3,
         "rating": round(rating.ordinal, 1),
+        "display_rating": round(1500 + 48 * rating.ordinal),
         "provisional": True,
     }
-    assert body["games"]["five_crowns"] == {"played": 0, "won": 0, "rating": None, "provisional": True}
+    assert body["games"]["five_crowns"] == {
+        "played": 0,
+        "won": 0,
+        "rating": None,
+        "display_rating": None,
+        "provisional": True,
+    }
     assert client.get("/api/players/nobody", HTTP_AUTHORIZATION=f"Bearer {token}").status_code == 404
     client.force_login(bob)
     page = client.get("/players/alice/").content.decode()
@@ -183,3 +197,37 @@ def test_a_leaderboard_page_that_int_would_refuse_is_a_400_not_a_500(client, ali
     for page in ("²", "0", "-1", "x"):
         answer = client.get("/api/leaderboard/cosmic_crowns", {"page": page}, **headers)
         assert answer.status_code == 400 and "page" in answer.json()["error"]
+
+
+def test_a_new_player_reads_1500_and_a_class_is_200_points():
+    """The familiar scale: openskill's first rating (ordinal 0) is 1500; one class of strength (openskill's
+    beta, 25/6 of ordinal) is 200 points; a provisional rating carries a "?"."""
+    assert ratings.display(PlackettLuce().rating().ordinal()) == 1500
+    assert ratings.display(25 / 6) == 1700 and ratings.display(-25 / 6) == 1300
+    assert ratings.display_text(1500, True) == "1500?" and ratings.display_text(1623, False) == "1623"
+    assert ratings.signed(12) == "+12" and ratings.signed(-8) == "\u22128" and ratings.signed(0) == "±0"
+    assert ratings.display(None) is None and ratings.display_text(None, True) == ""
+
+
+def test_each_rated_game_shows_its_change_on_the_history_and_the_player_page(client, alice, bob):
+    first = finished("cosmic_crowns", [alice, bob], [0], [3, 1])
+    second = finished("cosmic_crowns", [alice, bob], [1], [1, 3])
+    changes = ratings.changes_by_table(alice)
+    model = PlackettLuce()
+    [[a1], [b1]] = model.rate([[model.rating()], [model.rating()]], ranks=[0, 1])
+    [[a2], [_b2]] = model.rate([[a1], [b1]], ranks=[1, 0])
+    assert changes[first.pk]["display_before"] == 1500
+    assert changes[first.pk]["display_after"] == ratings.display(a1.ordinal())
+    assert changes[second.pk]["display_before"] == ratings.display(a1.ordinal())
+    assert changes[second.pk]["display_after"] == ratings.display(a2.ordinal())
+    win, loss = changes[first.pk]["display_change"], changes[second.pk]["display_change"]
+    assert win > 0 > loss
+    assert ratings.table_changes(second)[alice.pk] == changes[second.pk]
+    client.force_login(alice)
+    history = client.get("/history/").content.decode()
+    assert f"+{win}" in history and f"\u2212{-loss}" in history
+    page = client.get("/players/alice/").content.decode()
+    shown = ratings.display(a2.ordinal())
+    assert f"{shown}?" in page and f"\u2212{-loss}" in page
+    unrated = finished("five_crowns", [alice, bob], [0], [1, 9], rated=False)
+    assert unrated.pk not in ratings.changes_by_table(alice) and ratings.table_changes(unrated) == {}

@@ -34,9 +34,9 @@ HOUSE_RULES = [
     ),
     (
         "cosplay",
-        "finish_round",
-        "House rule: once the game's end is reached, the round is played out",
-        "House rule: the last round is played out",
+        "sudden_end",
+        "House rule: sudden end (the game ends with the turn that reaches the end)",
+        "House rule: sudden end (the game ends with the turn that reaches the end)",
     ),
 ]
 

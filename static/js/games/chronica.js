@@ -76,7 +76,17 @@
 
   function cls(d) { return d > 0 ? "up" : d < 0 ? "down" : "even"; }
 
+  // What a power's choice adds to a move's words: the opponent a Disgrace hits, the character an Exile sends home.
+  function powerChoice(m) {
+    let t = "";
+    if (m.disgrace !== undefined) t += "; " + word("disgrace", { seat: seatName(m.disgrace) });
+    if (m.exile) t += "; " + word("exile", { owner: seatName(m.exile.seat), card: slotCards(m.exile.seat, m.exile.slot)[0] });
+    return t;
+  }
   function describe(m) {
+    return describeMove(m) + powerChoice(m);
+  }
+  function describeMove(m) {
     const me = viewer();
     if (m.type === "build") {
       const here = slotCards(me, m.slot);
@@ -101,6 +111,11 @@
     return m.type;
   }
   function optionLabel(m) {
+    const t = optionWords(m);
+    const extra = powerChoice(m);
+    return extra && t === word("justBuild") ? extra.slice(2) : t + extra;
+  }
+  function optionWords(m) {
     if (m.type === "action") {
       if (!m.reinforce) return word("noReinforcement");
       if (m.reinforce.from === "hand") return word("fromHand", { card: nameOf(m.reinforce.card) });
@@ -188,6 +203,7 @@
         html += "<p>" + esc(word("choose")) + "</p>";
         markSlot(viewer(), first.slot, ["chosen"]);
         for (const c of sel.cands) if (c.move.welcome) markSlot(c.move.welcome.seat, c.move.welcome.slot, ["helper"], word("welcomeBadge"));
+        for (const c of sel.cands) if (c.move.exile && !c.move.welcome) markSlot(c.move.exile.seat, c.move.exile.slot, ["helper"], word("exileBadge"));
       }
       html += '<div class="choices">';
       sel.cands.forEach((c, k) => {
@@ -269,7 +285,7 @@
     if (slot && !sel.chosen) {
       const seat = Number(slot.closest(".cu-side").dataset.seat), i = Number(slot.dataset.slot);
       if (sel.cands && slot.classList.contains("helper")) {
-        const c = sel.cands.find((x) => (x.move.reinforce && x.move.reinforce.from === "province" && x.move.reinforce.slot === i && seat === viewer()) || (x.move.welcome && x.move.welcome.seat === seat && x.move.welcome.slot === i));
+        const c = sel.cands.find((x) => (x.move.reinforce && x.move.reinforce.from === "province" && x.move.reinforce.slot === i && seat === viewer()) || (x.move.welcome && x.move.welcome.seat === seat && x.move.welcome.slot === i) || (x.move.exile && !x.move.welcome && x.move.exile.seat === seat && x.move.exile.slot === i));
         if (c) { sel.chosen = c; render(); }
         return;
       }

@@ -251,15 +251,6 @@ def test_without_the_option_no_power_fires_and_conditions_do_not_apply():
     assert GAME.view(GAME.setup(players=2, seed=5, options={"powers": True}), 0)["powers"] is True
 
 
-def test_a_power_never_draws_the_last_card():
-    state, move = scenario("francois-ier")  # draws 2
-    state["decks"][0] = state["decks"][0][-2:]
-    after = GAME.apply(state, 0, move)
-    (secret,) = fired(GAME.events(state, 0, move, after), "power_drew_cards")
-    assert len(secret["drawn_cards"]) == 1  # one left; the end-of-turn draw takes it and ends the game
-    assert after["phase"] == "over" and after["end_reason"] == "deck"
-
-
 def test_catalog_gives_every_card_a_power_entry():
     entries = catalog()
     assert len(entries) == 78

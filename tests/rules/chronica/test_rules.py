@@ -370,7 +370,8 @@ def test_against_an_occupied_building_with_different_domains_the_defenders_best_
     # Prestige 1-3 = -2, War 0-12 = -12: the defender's best is War.
     state = board(hands={0: [ALCUIN]}, provinces={1: {0: (BONAGUIL, LOUIS)}})
     after = GAME.apply(state, 0, action(ALCUIN, 1, 0))
-    assert after["honour"] == [0, 9]
+    # the actor's last honour stops the game there: the target's owner does not also lose 1 (RULINGS)
+    assert after["honour"] == [0, 10]
     assert GAME.is_over(after)
 
 

@@ -354,6 +354,8 @@ def test_the_game_ends_when_no_objective_remains():
     state = GAME.apply(state, 0, {"type": "objective", "pile": 0, "pay": []})
     assert not GAME.is_over(state)  # the turn goes on
     state = end(state)
+    assert not GAME.is_over(state) and GAME.to_act(state) == [1]  # the round is played out (RULINGS)
+    state = end(state)
     assert GAME.is_over(state)
     assert GAME.result(state) == {"scores": [7, 0], "winners": [0]}
 

@@ -124,7 +124,10 @@ def test_narrate_announces_the_end():
     to_assist(state, 1, "ob1-first-con")
     state["graveyard"] += state["library"]
     state["library"] = []
-    end = GAME.apply(state, 0, {"type": "end_turn"})
-    lines = GAME.narrate(state, 0, {"type": "end_turn"}, end, NAMES, None)
+    last = GAME.apply(state, 0, {"type": "end_turn"})  # the end is reached: bob's turn ends the round
+    lines = GAME.narrate(state, 0, {"type": "end_turn"}, last, NAMES, None)
+    assert "Last round: it is played out; the game ends after bob's turn" in lines
+    end = GAME.apply(last, 1, {"type": "end_turn"})
+    lines = GAME.narrate(last, 1, {"type": "end_turn"}, end, NAMES, None)
     assert lines[-1] == "Game over (alice 0, bob 1): bob wins"
     assert GAME.view(end, None)["result"] == {"scores": [0, 1], "winners": [1]}

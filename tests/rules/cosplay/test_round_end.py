@@ -1,8 +1,9 @@
-"""The house rule ``finish_round``: once the end is reached, the round is played out.
+"""The end of a Cosplay game: once the end is reached, the round is played out; ``sudden_end`` is the house rule.
 
-The rulebook (003, « Conditions de fin de partie ») and RULINGS end the game "at the end of the turn in which
-the library can no longer refill the zones or no objective remains", so the first player has one turn more than
-the last in most games. The house rule, a table option off by default, plays the round to its last seat.
+The rulebook (003, « Conditions de fin de partie ») gives the condition, not the moment. RULINGS (2026-11-26):
+"the round is then played out, so that every player has had as many turns [...] A table may choose the sudden
+end (the game ends with the turn that reached it) as an option." Tables stored before then hold the former
+option ``finish_round`` (true: the round played out), and keep meaning what they meant.
 """
 
 import random
@@ -27,26 +28,43 @@ def run_the_library_down(state):
     state["library"] = state["library"][:1]
 
 
-def test_the_option_is_a_true_or_false_house_rule_off_by_default():
-    assert GAME.options["finish_round"]["type"] == "bool"
-    assert GAME.options["finish_round"]["default"] is False
-    assert GAME.options["finish_round"]["house_rule"] is True
-    assert GAME.options["finish_round"]["label"].startswith("House rule:")
-    assert new(3)["options"] == {"finish_round": False}
-    assert new(3, options={"finish_round": True})["options"] == {"finish_round": True}
-    with pytest.raises(ValueError):
-        new(3, options={"finish_round": "yes"})
+def test_the_sudden_end_is_a_true_or_false_house_rule_off_by_default():
+    assert list(GAME.options) == ["sudden_end"]
+    assert GAME.options["sudden_end"]["type"] == "bool"
+    assert GAME.options["sudden_end"]["default"] is False
+    assert GAME.options["sudden_end"]["house_rule"] is True
+    assert GAME.options["sudden_end"]["label"].startswith("House rule: sudden end")
+    assert new(3)["options"] == {"sudden_end": False}
+    assert new(3, options={"sudden_end": True})["options"] == {"sudden_end": True}
+    for bad in ({"sudden_end": "yes"}, {"finish_round": 1}, {"finish_round": True, "sudden_end": False}):
+        with pytest.raises(ValueError):
+            new(3, options=bad)
+    with pytest.raises(ValueError, match="Unknown option: play_out"):
+        new(3, options={"play_out": True})
 
 
-def test_without_it_the_game_ends_with_the_turn_that_reaches_the_end():
-    state = new(3, seed=8)
+def test_a_stored_tables_former_option_keeps_its_meaning():
+    # finish_round: true was the round played out (now the default), false the sudden end (now the option)
+    assert new(3, options={"finish_round": True})["options"] == {"sudden_end": False}
+    assert new(3, options={"finish_round": False})["options"] == {"sudden_end": True}
+    for stored, sudden in (({"finish_round": False}, True), ({"finish_round": True}, False), ({}, True)):
+        state = new(3, seed=8)
+        state["options"] = dict(stored)  # a dump saved before 2026-11-26 ({}: before the option existed)
+        state = GAME.load(GAME.dump(state))
+        run_the_library_down(state)
+        state = end(end(state))  # seat 0 refills, seat 1 cannot
+        assert GAME.is_over(state) is sudden and GAME.view(state, 0)["sudden_end"] is sudden
+
+
+def test_with_the_sudden_end_the_game_ends_with_the_turn_that_reaches_the_end():
+    state = new(3, seed=8, options={"sudden_end": True})
     run_the_library_down(state)
     state = end(end(state))  # seat 0 refills, seat 1 cannot
     assert GAME.is_over(state) and state["turns"] == [1, 1, 0]
 
 
-def test_with_it_the_round_is_played_out_to_the_last_seat():
-    state = new(4, seed=8, options={"finish_round": True})
+def test_by_default_the_round_is_played_out_to_the_last_seat():
+    state = new(4, seed=8)
     run_the_library_down(state)
     state = end(state)
     state = end(state)  # seat 1's turn reaches the end: the library cannot refill zone 1
@@ -58,15 +76,15 @@ def test_with_it_the_round_is_played_out_to_the_last_seat():
     names = ["ann", "bea", "cy", "dee"]
     before = state  # the log says it, in both languages
     lines = GAME.narrate(before, 1, {"type": "end_turn"}, state, names, None)
-    assert "House rule: the round is played out; the game ends after dee's turn" in lines
+    assert "Last round: it is played out; the game ends after dee's turn" in lines
     lines = GAME.narrate(before, 1, {"type": "end_turn"}, state, names, None, lang="fr")
     assert (
-        "Règle maison : le tour de table est joué jusqu’au bout ; la partie se termine après le tour de dee"
+        "Dernier tour de table : il est joué jusqu’au bout ; la partie se termine après le tour de dee"
         in lines
     )
     assert GAME.to_act(state) == [2]
     view = GAME.view(state, 2)
-    assert view["last_round"] and view["finish_round"] and view["short"]
+    assert view["last_round"] and not view["sudden_end"] and view["short"]
     assert view["round_ender"] == 3
     state = end(state)  # seat 2 plays on with the zones that are left
     assert not GAME.is_over(state) and GAME.to_act(state) == [3]
@@ -80,7 +98,7 @@ def test_with_it_the_round_is_played_out_to_the_last_seat():
 
 
 def test_when_the_last_seat_reaches_the_end_the_game_ends_at_once():
-    state = new(2, seed=8, options={"finish_round": True})
+    state = new(2, seed=8)
     run_the_library_down(state)
     state = end(state)
     assert GAME.to_act(state) == [1]
@@ -88,8 +106,8 @@ def test_when_the_last_seat_reaches_the_end_the_game_ends_at_once():
     assert GAME.is_over(state) and state["turns"] == [1, 1]
 
 
-def test_with_it_no_objective_left_also_plays_the_round_out():
-    state = new(3, seed=8, options={"finish_round": True})
+def test_no_objective_left_also_plays_the_round_out():
+    state = new(3, seed=8)
     for pile in state["objectives"][1:]:
         state["obj_decks"]["1"].append(pile["card"])
         pile["card"], pile["level"] = None, 3
@@ -106,8 +124,8 @@ def test_with_it_no_objective_left_also_plays_the_round_out():
 
 
 @pytest.mark.parametrize("players,seed", [(2, 3), (3, 5), (4, 7), (4, 11)])
-def test_random_playouts_under_it_give_every_seat_as_many_turns_and_keep_every_card(players, seed):
-    states, log = random_playout(GAME, players, seed, options={"finish_round": True})
+def test_random_playouts_give_every_seat_as_many_turns_and_keep_every_card(players, seed):
+    states, log = random_playout(GAME, players, seed, options={})
     last = states[-1]
     assert GAME.is_over(last) and len(set(last["turns"])) == 1
     assert all(all_cards(state) == full_set(players) for state in states)
@@ -128,11 +146,17 @@ def test_random_playouts_under_it_give_every_seat_as_many_turns_and_keep_every_c
             assert GAME.narrate(states[i - 1], log[i - 1][0], log[i - 1][1], states[i], names, seat)
 
 
-def test_the_bots_samples_keep_the_house_rule_and_the_short_library():
-    state = new(4, seed=8, options={"finish_round": True})
+def test_the_bots_samples_keep_the_table_option_and_the_short_library():
+    state = new(4, seed=8)
     run_the_library_down(state)
     state = end(end(state))
     sample = determinize(GAME.view(state, 2), random.Random(1), 2)
-    assert sample["options"] == {"finish_round": True} and sample["short"]
+    assert sample["options"] == {"sudden_end": False} and sample["short"]
     sample = GAME.apply(sample, 2, {"type": "end_turn"})
     assert not GAME.is_over(sample)  # the bot knows seat 3 still plays
+    state = new(4, seed=8, options={"sudden_end": True})
+    run_the_library_down(state)
+    state = end(state)
+    sample = determinize(GAME.view(state, 1), random.Random(1), 1)
+    assert sample["options"] == {"sudden_end": True}
+    assert GAME.is_over(GAME.apply(sample, 1, {"type": "end_turn"}))  # it knows its turn ends the game
