@@ -3,6 +3,7 @@ laptop's, on any board or in the deck builder; and any card in view opens large,
 reader's language, by a tap, a long press, the keyboard or hovering it (a dialog that Escape closes)."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import GAMES, shot, visit
 
@@ -82,7 +83,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     assert peek["width"] >= 200 and C.CLASS_WORDS["en"][C.CARD_BY_CODE[code]["class"]] in peek["text"]
     shot(page, "card-zoom-peek-1280", full_page=False)
     page.keyboard.press("Escape")
-    page.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    expect(page.locator("dialog.card-zoom[open]")).to_have_count(0)
     page.mouse.move(2, 2)
 
     # The keyboard: the focus resting on a card's button opens it too; Escape closes it.
@@ -91,7 +92,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
         button.focus()
         assert zoomed(page)["code"] == button.locator("[data-card]").get_attribute("data-card")
         page.keyboard.press("Escape")
-        page.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+        expect(page.locator("dialog.card-zoom[open]")).to_have_count(0)
 
     # A phone: a long press on a card of the hand opens it over the page, and plays nothing.
     phone = as_player[390]
@@ -106,7 +107,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     assert big["modal"] and big["code"] == code and big["width"] >= 200
     shot(phone, "card-zoom-long-press-390", full_page=False)
     phone.click("dialog.card-zoom [data-zoom-close]")
-    phone.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    expect(phone.locator("dialog.card-zoom[open]")).to_have_count(0)
     assert phone.locator("section.table-status").get_attribute("data-seq") == seq, (
         "the long press played the card"
     )
@@ -114,7 +115,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     phone.locator(".cp-zones [data-card]:visible").first.click()
     assert zoomed(phone)["modal"]
     phone.keyboard.press("Escape")
-    phone.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    expect(phone.locator("dialog.card-zoom[open]")).to_have_count(0)
     assert not page.errors and not phone.errors
 
 
