@@ -327,7 +327,7 @@ def _preview_error(message, status):
 
 
 def _move_error(pk, message, status):
-    html = render_to_string("tables/_error.html", {"table_id": pk, "message": message})
+    html = render_to_string("tables/_error.html", {"table_id": pk, "message": message, "status": status})
     return HttpResponse(html, status=status)
 
 
