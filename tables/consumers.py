@@ -8,6 +8,8 @@ or leaves a seat.
 
 from __future__ import annotations
 
+import asyncio
+
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -128,7 +130,7 @@ class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSock
     async def receive(self, text_data=None, bytes_data=None):
         """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told."""
         refusal = await database_sync_to_async(socket_moves.play)(
-            self.table_id, self.scope.get("user"), text_data, self.lang
+            self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
         )
         if refusal is not None:
             await self.send(text_data=refusal)

@@ -21,6 +21,11 @@ from tables.models import Move, Seat, Table
 RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
 
 
+def games_list():
+    """Every game of the club, by title (as the lobby and the leaderboards list them)."""
+    return sorted(registry.games().values(), key=lambda g: g.title)
+
+
 def languages() -> list[str]:
     """The site's languages (``settings.LANGUAGES``), in order."""
     return [code for code, _ in settings.LANGUAGES]

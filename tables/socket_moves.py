@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext
 
-from tables import services
+from tables import loops, services
 
 
 class Refused(Exception):
@@ -41,9 +41,12 @@ def parsed(text_data: str | None) -> tuple[object, object]:
     return body.get("move"), body.get("seq")
 
 
-def play(table_id: int, user, text_data: str | None, lang: str) -> str | None:
-    """Play the move a socket sent for ``user``; None once played, else the refusal's frame (in ``lang``)."""
-    with translation.override(lang):
+def play(table_id: int, user, text_data: str | None, lang: str, loop=None) -> str | None:
+    """Play the move a socket sent for ``user``; None once played, else the refusal's frame (in ``lang``).
+
+    On a thread lent by the socket's event loop ``loop``: the move's frames and badges are handed to that
+    loop to send (``tables.loops``), and the thread is given back at once."""
+    with translation.override(lang), loops.serving(loop):
         try:
             if user is None or not user.is_authenticated:
                 raise Refused(403, gettext("Sign in to play."))

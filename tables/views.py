@@ -23,10 +23,8 @@ from rules import IllegalMove, registry
 from tables import access, selectors, services, social, social_views, your_turn
 from tables.models import Seat, Table
 from tables.rendering import table_context
-
-
-def games_list():
-    return sorted(registry.games().values(), key=lambda g: g.title)
+from tables.selectors import games_list
+from tables.texts import MOVE_TIMES
 
 
 def lobby(request):
@@ -114,7 +112,7 @@ def new_table(request, slug):
             "player_range": range(engine.min_players, engine.max_players + 1),
             "bot_range": range(0, engine.max_players),
             "bot_levels": services.BOT_LEVELS,
-            "move_times": services.MOVE_TIMES.items(),
+            "move_times": MOVE_TIMES.items(),
             "error": error,
             "deck_choices": decks.deck_choices(request.user, slug),
         },
@@ -258,6 +256,12 @@ def move(request, pk):
     except (ValueError, RecursionError):  # (RecursionError: JSON nested too deep)
         move_data = None
     return answer_change(request, pk, lambda seq: services.play_move(pk, request.user, move_data, seq))
+
+
+@require_POST
+def takeback(request, pk):
+    """Undo: answers like a move, with the mover's own frame (or an error message swapped in place)."""
+    return answer_change(request, pk, lambda seq: services.take_back(pk, request.user, seq))
 
 
 def answer_change(request, pk, change):

@@ -213,3 +213,51 @@ async def test_the_socket_answers_every_refusal_as_the_api_does(alice, bob, char
             )
     assert await moves_made(table.pk) == 0
     await close(*sockets)
+
+
+async def notification_socket(user):
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+
+    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
+    headers.append((b"cookie", (await session_cookie(user)).encode()))
+    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=20)  # the badge as it is
+    return comm
+
+
+async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice, bob, monkeypatch):
+    """The thread that judged the move does not wait for the group sends: the socket's event loop makes them."""
+    from tables import loops
+    from tables.notifications import user_group
+
+    handed = []
+    start = loops._start_sending
+
+    def watched(loop, layer, messages):
+        handed.extend(group for group, _ in messages)
+        start(loop, layer, messages)
+
+    monkeypatch.setattr(loops, "_start_sending", watched)
+    monkeypatch.setattr(loops, "async_to_sync", lambda f: pytest.fail("a thread waited for the sends"))
+    table = await setup_game(alice, bob)
+    users = [alice, bob]
+    sockets = await seated_sockets(table, users)
+    mover = table.to_act[0]
+    other = users[1 - mover]
+    badges = await notification_socket(other)
+    # Moves go on over the socket (a Falling Star may keep the turn) until the other player is awaited.
+    for seq in range(10):
+        await sockets[mover].send_to(text_data=json.dumps({"move": legal(table), "seq": seq}))
+        for comm in sockets:
+            assert f'data-seq="{seq + 1}"' in await comm.receive_from(timeout=20)
+        table = await table_now(table.pk)
+        if table.to_act != [mover]:
+            break
+    assert table.to_act == [1 - mover]
+    assert {f"table-{table.pk}-s0-en", f"table-{table.pk}-s1-en"} <= set(handed)
+    assert 'id="your-turn-badge"' in await badges.receive_from(timeout=20)
+    assert user_group(other.pk) in handed
+    await close(*sockets, badges)
