@@ -140,8 +140,11 @@ async def test_it_refuses_a_stale_seq_with_409_and_plays_once(alice, bob):
     message = json.dumps({"move": legal(table), "seq": 0})
     await sockets[mover].send_to(text_data=message)
     await sockets[mover].send_to(text_data=message)
-    assert 'data-seq="1"' in await sockets[mover].receive_from(timeout=20)
-    status, text = refusal(await sockets[mover].receive_from(timeout=20), table.pk)
+    # (in either order: the move's frame goes out from the event loop, the refusal straight to this socket)
+    answers = [await sockets[mover].receive_from(timeout=20) for _ in range(2)]
+    refused = [a for a in answers if "data-refused" in a]
+    assert len(refused) == 1 and 'data-seq="1"' in next(a for a in answers if a not in refused)
+    status, text = refusal(refused[0], table.pk)
     assert status == 409 and "seq is 1, not 0" in text
     assert await moves_made(table.pk) == 1
     # The other seat got the one move, and nothing about the refusal.
@@ -261,3 +264,41 @@ async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice
     assert 'id="your-turn-badge"' in await badges.receive_from(timeout=20)
     assert user_group(other.pk) in handed
     await close(*sockets, badges)
+
+
+async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_loop(alice, bob, monkeypatch):
+    """The request's thread renders the badge and goes on: the group send is made by the event loop."""
+    from tables import loops
+    from tables.notifications import user_group
+    from tests.test_handlers import call
+
+    handed = []
+    start = loops._start_sending
+
+    def watched(loop, layer, messages):
+        handed.extend(group for group, _ in messages)
+        start(loop, layer, messages)
+
+    monkeypatch.setattr(loops, "_start_sending", watched)
+    monkeypatch.setattr(
+        loops, "async_to_sync", lambda f: pytest.fail("a request's thread waited for the sends")
+    )
+    table = await setup_game(alice, bob)
+    users = [alice, bob]
+    mover = table.to_act[0]
+    other = users[1 - mover]
+    badges = await notification_socket(other)
+    token = await sync_to_async(lambda: ApiToken.issue(users[mover])[1])()
+    from config.asgi import application
+
+    for seq in range(10):
+        body = {"move": legal(table), "seq": seq}
+        status, _ = await call(application, "POST", f"/api/tables/{table.pk}/moves", token, body)
+        assert status == 200
+        table = await table_now(table.pk)
+        if table.to_act != [mover]:
+            break
+    assert table.to_act == [1 - mover]
+    assert 'id="your-turn-badge"' in await badges.receive_from(timeout=20)
+    assert user_group(other.pk) in handed
+    await close(badges)
