@@ -302,3 +302,40 @@ async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_l
     assert 'id="your-turn-badge"' in await badges.receive_from(timeout=20)
     assert user_group(other.pk) in handed
     await close(badges)
+
+
+async def test_a_socket_move_does_not_wait_behind_a_slow_page(alice, bob, monkeypatch, settings):
+    """A page that holds the request handler's thread (one on SQLite) does not hold up a move sent over the
+    socket: the move is judged, committed and framed to every seat while the page is still being served."""
+    import asyncio
+    import threading
+
+    from channels.testing import HttpCommunicator
+
+    from config.asgi import application
+    from tables import views
+
+    entered, release = threading.Event(), threading.Event()
+    games_list = views.games_list
+
+    def slow_games_list():
+        entered.set()
+        release.wait(60)
+        return games_list()
+
+    monkeypatch.setattr(views, "games_list", slow_games_list)
+    table = await setup_game(alice, bob)
+    sockets = await seated_sockets(table, [alice, bob])
+    page = asyncio.create_task(
+        HttpCommunicator(application, "GET", "/", headers=[(b"host", b"127.0.0.1")]).get_response(timeout=90)
+    )
+    try:
+        assert await asyncio.to_thread(entered.wait, 30)  # the lobby page holds its thread
+        await sockets[table.to_act[0]].send_to(text_data=json.dumps({"move": legal(table), "seq": 0}))
+        for comm in sockets:
+            assert 'data-seq="1"' in await comm.receive_from(timeout=20)
+        assert not page.done()
+    finally:
+        release.set()
+    assert (await page)["status"] == 200
+    await close(*sockets)
