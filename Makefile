@@ -1,19 +1,32 @@
 # Card Club. `make run` serves the site with demo content; `make test` runs the whole suite.
 SHELL := /bin/bash
 PORT ?= 8000
+# 127.0.0.1: this computer only. HOST=0.0.0.0 serves the local network too (a phone on the same Wi-Fi).
+HOST ?= 127.0.0.1
 VENV := .venv
 PY := $(VENV)/bin/python
 # Django 6 needs Python >= 3.12: take the first interpreter that is new enough.
 BASE_PYTHON ?= $(shell for p in python3.13 python3.12 $$HOME/.pyenv/versions/3.13.0/bin/python $$HOME/.pyenv/versions/3.12.1/bin/python python3; do \
 	if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then command -v $$p; break; fi; done)
 
-.PHONY: run test test-fast test-browser bench lint setup messages catalogue demo worker clean
+.PHONY: run dev reset test test-fast test-browser bench lint setup messages catalogue demo static worker clean
+
+# What serving needs: pyproject.toml's dependencies, installed as they are (the site runs from this directory,
+# so the project itself is not built or installed). The test tools (its `test` extra) come with `make test`.
+PIP := $(PY) -m pip install --quiet --disable-pip-version-check
+DEPENDENCIES = $(PY) -c 'import sys, tomllib; project = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+	print("\n".join(project["dependencies"] + [d for e in sys.argv[1:] for d in project["optional-dependencies"][e]]))'
 
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(BASE_PYTHON)" || { echo "Python 3.12 or newer is needed (pyenv install 3.12)"; exit 1; }
 	test -x $(PY) || $(BASE_PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(DEPENDENCIES) > $(VENV)/requirements.txt
+	$(PIP) -r $(VENV)/requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(DEPENDENCIES) test > $(VENV)/requirements-test.txt
+	$(PIP) -r $(VENV)/requirements-test.txt
 	touch $@
 
 # The translation catalogues (locale/<lang>/LC_MESSAGES/django.po -> .mo), compiled with gettext's msgfmt
@@ -36,27 +49,64 @@ setup: messages
 demo: setup
 	$(PY) manage.py seed_demo
 
-run: demo
-	@echo "Card Club on http://127.0.0.1:$(PORT)/  (demo players: alice, bob, carol; password: cardclub-demo)"
+# `make run` serves as the site would in production (the site's own error pages, no debug details, static
+# files by whitenoise from staticfiles/), over plain HTTP, with a secret key made once for this checkout
+# (var/secret_key) and e-mail printed to the console. `make dev` keeps Django's debug pages instead.
+SECRET_KEY_FILE := var/secret_key
+LAN_ADDRESS = $(shell hostname -I 2>/dev/null | awk '{print $$1}')
+SERVE_ENV = DJANGO_DEBUG=false DJANGO_SECRET_KEY="$$(cat $(SECRET_KEY_FILE))" DJANGO_SECURE_COOKIES=false \
+	DJANGO_SSL_REDIRECT=false DJANGO_HSTS_SECONDS=0 \
+	DJANGO_EMAIL_BACKEND=$${DJANGO_EMAIL_BACKEND:-django.core.mail.backends.console.EmailBackend}
+# On the local network the site answers to whatever name or address a phone reaches it by (a socket is
+# still accepted only from a page of the very address it connects to: config/asgi.py's origin check).
+ifeq ($(HOST),127.0.0.1)
+SITE := http://127.0.0.1:$(PORT)
+else
+SITE := http://$(or $(LAN_ADDRESS),$(HOST)):$(PORT)
+SERVE_ENV += DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-*}
+endif
+
+$(SECRET_KEY_FILE):
+	@mkdir -p var
+	@$(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+static: $(VENV)/.installed $(SECRET_KEY_FILE)
+	@$(SERVE_ENV) $(PY) manage.py collectstatic --noinput -v0
+
+run: demo static
+	@echo
+	@echo "Card Club on $(SITE)/  (demo players: alice, bob, carol; password: cardclub-demo)"
+	@echo "Its data is in var/ (make reset starts the demo again). Ctrl-C stops the server."
+	@echo
+	@$(SERVE_ENV) SITE_URL=$${SITE_URL:-$(SITE)} $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# The same site with Django's debug pages (tracebacks, the URL list on a 404), on this computer only.
+dev: demo
 	SITE_URL=$${SITE_URL:-http://127.0.0.1:$(PORT)} $(VENV)/bin/daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
+# The demo from scratch: its database (var/db.sqlite3) deleted, then migrated and seeded again.
+reset:
+	@test -z "$$DATABASE_URL" || { echo "make reset resets the demo's SQLite database in var/ only (DATABASE_URL is set)"; exit 1; }
+	rm -f var/db.sqlite3 var/db.sqlite3-wal var/db.sqlite3-shm
+	$(MAKE) --no-print-directory demo
+
 # The suite: engines, platform, sockets, services (PostgreSQL + Redis), then the browser apart.
-test: messages
+test: messages $(VENV)/.installed-test
 	$(PY) -m pytest -m "not browser" -p no:cacheprovider
 	$(PY) -m pytest -m browser -p no:cacheprovider tests/e2e
 
-test-fast: messages
+test-fast: messages $(VENV)/.installed-test
 	$(PY) -m pytest -m "not browser and not services and not slow" -x
 
-test-browser: messages
+test-browser: messages $(VENV)/.installed-test
 	$(PY) -m pytest -m browser tests/e2e
 
 # Every benchmark in bench/, but not its helpers (bench/_*.py) nor the echo and floor apps bench/live.py serves.
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-test
 	@for f in bench/*.py; do case $$f in bench/_*|bench/echo_app.py|bench/floor_app.py) continue;; esac; \
 		echo "== $$f"; $(PY) $$f || exit 1; done
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 

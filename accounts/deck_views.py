@@ -93,6 +93,19 @@ def _editor(request, *, deck, name, cards, dirty=False, error=None, status=200):
     return render(request, "decks/editor.html", ctx, status=status)
 
 
+def tell_saved(request, deck) -> None:
+    """A legal deck is saved (green); an unfinished one is kept as a draft, which the rules still refuse at a
+    table: said plainly (the editor lists what it lacks), never as a success beside the refusal."""
+    if _chronica().validate_deck(list(deck.cards)):
+        messages.warning(
+            request,
+            _("Deck “%(name)s” kept as a draft: it cannot be played until it is complete.")
+            % {"name": deck.name},
+        )
+    else:
+        messages.success(request, _("Deck “%(name)s” saved.") % {"name": deck.name})
+
+
 @login_required
 def new_deck(request):
     if request.method == "POST":
@@ -105,7 +118,7 @@ def new_deck(request):
                 error = exc.message
         if error:
             return _editor(request, deck=None, name=name, cards=cards, dirty=True, error=error, status=400)
-        messages.success(request, _("Deck “%(name)s” saved.") % {"name": deck.name})
+        tell_saved(request, deck)
         return redirect("decks:edit", pk=deck.pk)
     cards, error, name = [], None, _("New deck")
     code = request.GET.get("code")
@@ -132,7 +145,7 @@ def edit_deck(request, pk):
             return _editor(request, deck=deck, name=name, cards=cards, dirty=True, error=error, status=400)
         deck.name, deck.cards = name, cards
         deck.save()
-        messages.success(request, _("Deck “%(name)s” saved.") % {"name": deck.name})
+        tell_saved(request, deck)
         return redirect("decks:edit", pk=deck.pk)
     return _editor(request, deck=deck, name=deck.name, cards=list(deck.cards))
 

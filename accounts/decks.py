@@ -86,15 +86,15 @@ def complete_decks(slug: str, decks: list) -> list:
 
 # --- The deck builder's helpers (display and filtering only; legality is rules.chronica.validate_deck) ---
 
-# The domains keep their printed (French) names in both languages, as the cards show them.
-DOMAIN_LABELS = {"erudition": "Érudition", "prestige": "Prestige", "guerre": "Guerre"}
+# The domains (their keys as the cards hold them; their names in the reader's language: domain_labels()).
+DOMAIN_LABELS = ("erudition", "prestige", "guerre")
 SORTS = {
     "catalog": gettext_lazy("Catalog order"),
     "name": gettext_lazy("Name"),
     "best": gettext_lazy("Best value (any domain)"),
-    "erudition": gettext_lazy("Érudition value"),
+    "erudition": gettext_lazy("Erudition value"),
     "prestige": gettext_lazy("Prestige value"),
-    "guerre": gettext_lazy("Guerre value"),
+    "guerre": gettext_lazy("War value"),
 }
 MAX_DRAFT = 120  # cards a draft may hold (a legal deck has 30; more is only a mistake to point out)
 CODE_SHAPE = re.compile(r"[!-~]{1,40}")  # a card code: short printable ASCII, no space (CONTRACTS §1)
@@ -143,16 +143,29 @@ def power_keywords() -> list[tuple[str, str]]:
     ]
 
 
+def card_words() -> dict:
+    """The card data's words in the reader's language: {"categories", "eras", "domains": {key: word}} (a card's
+    name stays as printed; its category, era and domains are words of the page's language)."""
+    from rules.chronica import cards as C
+    from rules.chronica import powers as P
+
+    lang = _lang()
+    return {
+        "categories": {key: P.CATEGORY_WORDS[lang][key] for key in C.CATEGORIES},
+        "eras": {era: P.ERA_WORDS[lang][era] for era in C.ERAS},
+        "domains": {key: P.DOMAIN_WORDS[lang][key] for key in DOMAIN_LABELS},
+    }
+
+
 def catalog_filters() -> dict:
     """The choices the catalog filter form offers."""
-    from rules.chronica import cards as C
-
+    words = card_words()
     return {
         "powers": power_keywords(),
         "kinds": [("character", _("Characters")), ("building", _("Buildings"))],
-        "categories": list(C.CATEGORIES.items()),
-        "eras": list(C.ERAS),
-        "domains": list(DOMAIN_LABELS.items()),
+        "categories": list(words["categories"].items()),
+        "eras": list(words["eras"].items()),
+        "domains": list(words["domains"].items()),
         "sorts": list(SORTS.items()),
     }
 
@@ -219,6 +232,7 @@ def deck_summary(cards) -> dict:
     known = [c for c in cards if isinstance(c, str) and c in C.CARD_BY_CODE]
     count = len(cards)
     kinds = {"character": 0, "building": 0}
+    words = card_words()
     categories = {key: 0 for key in C.CATEGORIES}
     domains = {key: 0 for key in DOMAIN_LABELS}
     for code in known:
@@ -267,12 +281,13 @@ def deck_summary(cards) -> dict:
             },
         ],
         "categories": [
-            {"key": k, "label": C.CATEGORIES[k], "n": n, "pct": 100 * n // scale}
+            {"key": k, "label": words["categories"][k], "n": n, "pct": 100 * n // scale}
             for k, n in categories.items()
         ],
         "domains": [
-            {"key": k, "label": DOMAIN_LABELS[k], "n": n, "pct": 100 * n // scale} for k, n in domains.items()
+            {"key": k, "label": words["domains"][k], "n": n, "pct": 100 * n // scale}
+            for k, n in domains.items()
         ],
         "code": deck_code,
-        "mix": " · ".join(f"{C.CATEGORIES[k]} {n}" for k, n in categories.items() if n),
+        "mix": " · ".join(f"{words['categories'][k]} {n}" for k, n in categories.items() if n),
     }

@@ -2,10 +2,12 @@ import zoneinfo
 from functools import cache
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
+from accounts import names
 from accounts.limits import refuse_control_characters
 from accounts.models import NotificationChoice
 from accounts.throttle import LoginThrottle
@@ -47,6 +49,14 @@ class SignupForm(RefusesControlCharacters, auth_forms.UserCreationForm):
                 _("A username has at most %(max)d characters (this one has %(length)d)."),
                 code="username_too_long",
                 params={"max": USERNAME_MAX, "length": len(username)},
+            )
+        if not names.name_free(username):
+            raise forms.ValidationError(
+                _(
+                    "This username belonged to an account deleted less than %(days)d days ago: choose another."
+                ),
+                code="username_resting",
+                params={"days": settings.DELETED_NAME_DAYS},
             )
         return username
 

@@ -195,3 +195,63 @@ class VapidKeys(models.Model):
 
     def __str__(self):
         return self.public_key[:16] + "…"
+
+
+# --- The club: follows, blocks, challenge settings, faces, names left behind -----------------------
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: their presence and public tables show on the follower's pages."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair")]
+
+    def __str__(self):
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away: no invitation, challenge or seat at the blocker's tables from them,
+    and the blocker does not read their chat. Neither is told more than "not possible"."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")]
+
+    def __str__(self):
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ClubSetting(models.Model):
+    """Who may challenge a person (no row: everyone), their face (an uploaded picture, re-encoded as PNG;
+    none: the avatar drawn from their id)."""
+
+    EVERYONE, FOLLOWED, NOBODY = "everyone", "followed", "nobody"
+    CHALLENGES = [(EVERYONE, "Everyone"), (FOLLOWED, "People I follow"), (NOBODY, "Nobody")]
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club")
+    challenges = models.CharField(max_length=10, choices=CHALLENGES, default=EVERYONE)
+    picture = models.BinaryField(null=True, blank=True)  # PNG bytes, metadata stripped
+    picture_version = models.PositiveIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.user_id}: challenges from {self.challenges}"
+
+
+class DeletedName(models.Model):
+    """A username whose account was deleted: kept (hashed, normalised) so nobody takes it for 30 days."""
+
+    name_hash = models.CharField(max_length=64, unique=True)
+    deleted_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name_hash[:12]}… {self.deleted_at:%Y-%m-%d}"

@@ -22,7 +22,7 @@ from accounts.forms import (
     TokenForm,
 )
 from accounts.limits import LimitReached
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Block, ClubSetting
 from accounts.preferences import notification_choice
 from accounts.throttle import DEVICE_COOKIE, SignupThrottle, device_cookie, hashes_passwords
 
@@ -162,6 +162,8 @@ def profile(request):
             "email_verified": mail.is_verified(request.user),
             "notification_form": NotificationForm(instance=notification_choice(request.user)),
             "devices": request.user.push_devices.all(),
+            "blocked": Block.objects.filter(blocker=request.user).select_related("blocked"),
+            "club": ClubSetting.objects.filter(user=request.user).first() or ClubSetting(user=request.user),
         },
     )
 

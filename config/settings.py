@@ -325,3 +325,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", "INFO")},
     "loggers": {"django.channels.server": {"level": "WARNING"}},
 }
+# --- The club (presence, challenges, faces, leaving) ----------------------------------------------------
+PRESENCE_GRACE = int(env("PRESENCE_GRACE", "180"))  # seconds one stays "online" after the last socket closes
+CHALLENGE_LIVE_EXPIRY = int(env("CHALLENGE_LIVE_EXPIRY", "300"))  # a challenge with a clock under an hour
+CHALLENGE_TURN_EXPIRY = int(env("CHALLENGE_TURN_EXPIRY", "86400"))  # a turn-based or clockless challenge
+CHALLENGE_LIMIT = int(env("CHALLENGE_LIMIT", "20"))  # pending challenges one person may have sent
+AVATAR_MAX_BYTES = int(env("AVATAR_MAX_BYTES", "1048576"))  # an uploaded picture, before re-encoding
+DELETED_NAME_DAYS = int(env("DELETED_NAME_DAYS", "30"))  # a deleted account's username is free again after

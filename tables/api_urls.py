@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import account_api, api, history_api
+from tables import account_api, api, club_api, history_api
 
 urlpatterns = [
     path("token", api.token),
@@ -22,6 +22,16 @@ urlpatterns = [
     path("replay", history_api.check),
     path("leaderboard/<slug:slug>", history_api.leaderboard),
     path("players/<str:username>", history_api.player),
+    path("players/<str:username>/follow", club_api.follow),
+    path("players/<str:username>/block", club_api.block),
+    path("following", club_api.following),
+    path("challenges", club_api.challenge_list),
+    path("challenges/<str:pk>/accept", club_api.challenge_accept),
+    path("challenges/<str:pk>/decline", club_api.challenge_decline),
+    path("challenges/<str:pk>/cancel", club_api.challenge_cancel),
+    path("live", club_api.live),
+    path("account/export", club_api.account_export),
+    path("account/delete", club_api.account_delete),
     path("history", history_api.history_list),
     path("password-reset", account_api.password_reset),
     path("push/key", account_api.push_key),

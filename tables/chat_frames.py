@@ -14,6 +14,7 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts.blocks import blockers_of
 from tables import live, social
 
 
@@ -37,7 +38,12 @@ class ChatPublication:
         layer = get_channel_layer()
         if layer is None:
             return
-        readers = [(live.viewer_key(s.index), s.user) for s in self.seats if s.user_id and not s.chat_muted]
+        shut = blockers_of(self.message.user_id, [s.user_id for s in self.seats if s.user_id])
+        readers = [
+            (live.viewer_key(s.index), s.user)
+            for s in self.seats
+            if s.user_id and not s.chat_muted and s.user_id not in shut
+        ]
         readers.append((live.WATCH, None))
         messages = []
         for key, user in readers:
@@ -45,7 +51,8 @@ class ChatPublication:
                 group = live.table_group(self.table.pk, key, language)
                 if live.has_listeners(layer, group):
                     html = self.frame(language)
-                    messages.append((group, {"type": "table.chat", "key": key, "html": html}))
+                    message = {"type": "table.chat", "key": key, "html": html, "author": self.message.user_id}
+                    messages.append((group, message))
         if messages:
             live.send(layer, messages)
 

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils import translation
 
+from accounts import presence
+from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
@@ -75,9 +77,17 @@ class NoConnectionCheckPerMessage:
         await handler(message)
 
 
-class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer):
+class TableConsumer(
+    GuardedSocket,
+    NoConnectionCheckPerMessage,
+    SessionBoundSocket,
+    presence.PresentSocket,
+    AsyncWebsocketConsumer,
+):
     group: str | None = None
     key: str | None = None
+    watching: bool = False  # counted among the table's spectators (accounts.presence)
+    hidden: frozenset = frozenset()  # the people this socket's person blocked: their chat is not shown
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -89,12 +99,24 @@ class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSock
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.lang = await database_sync_to_async(socket_language)(self.scope)
+        if self.user_id is not None:
+            self.hidden = await database_sync_to_async(blocked_by)(self.user_id)
         self.revision = -1
         if await self.refresh():
             await self.accept()
+            await self.count_watching()
             await self.send(text_data=self.pending)
         else:
             await self.close(code=4404)
+
+    async def count_watching(self) -> None:
+        """Keep this socket counted among the spectators exactly while it watches."""
+        watching = self.key == live.WATCH and self.group is not None
+        if watching and not self.watching:
+            await presence.watching(self.table_id)
+        elif self.watching and not watching:
+            await presence.stopped_watching(self.table_id)
+        self.watching = watching
 
     async def refresh(self) -> bool:
         """Join this socket's viewer group, then read its current frame into ``pending``.
@@ -126,6 +148,7 @@ class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSock
 
     async def disconnect(self, code):
         await self.leave()
+        await self.count_watching()
 
     async def receive(self, text_data=None, bytes_data=None):
         """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told."""
@@ -135,18 +158,24 @@ class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSock
         if refusal is not None:
             await self.send(text_data=refusal)
 
+    async def blocks_changed(self, event):
+        """This socket's person blocked or unblocked someone (accounts.blocks): whose chat to leave out."""
+        self.hidden = frozenset(event["blocked"])
+
     async def table_frame(self, event):
         if event["revision"] <= self.revision:
             return  # this socket already shows the table as it is at that revision, or later
         if live.key_of(self.user_id, event["seats"]) != self.key:
             # This person took or left a seat: follow them to their new group and read the table anew.
             if await self.refresh():
+                await self.count_watching()
                 await self.send(text_data=self.pending)
             return
         if event["revision"] > self.revision + 1:
             # Frames were lost on the way (Redis was down, say): every change sends one, so this socket
             # missed some. Read the table as it is now, the chat included, and send all of it.
             if await self.refresh():
+                await self.count_watching()
                 await self.send(text_data=self.pending)
             return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
@@ -154,13 +183,18 @@ class TableConsumer(GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSock
             await self.send(text_data=event["html"])
 
     async def table_chat(self, event):
-        """A chat line, rendered once per language and sent to every viewer group but muted seats."""
-        if event["key"] == self.key:
+        """A chat line, rendered once per language and sent to every viewer group but muted seats (and not
+        shown to a person who blocked its author)."""
+        if event["key"] == self.key and event.get("author") not in self.hidden:
             await self.send(text_data=event["html"])
 
 
 class NotificationConsumer(
-    GuardedSocket, NoConnectionCheckPerMessage, SessionBoundSocket, AsyncWebsocketConsumer
+    GuardedSocket,
+    NoConnectionCheckPerMessage,
+    SessionBoundSocket,
+    presence.PresentSocket,
+    AsyncWebsocketConsumer,
 ):
     """The "Your turn" badge on every page, for a signed-in player."""
 
@@ -180,6 +214,9 @@ class NotificationConsumer(
 
     async def receive(self, text_data=None, bytes_data=None):
         """Push only."""
+
+    async def blocks_changed(self, event):
+        """(For the table sockets: the badge shows no chat.)"""
 
     async def turn_changed(self, event):
         """The badge comes rendered (once per person, however many pages they have open)."""

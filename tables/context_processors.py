@@ -7,16 +7,17 @@ BADGE_TABLES = 10  # the most urgent waiting tables the badge names (the "Next g
 
 @dataclass(frozen=True)
 class Waiting:
-    """What waits for a player: tables where it is their turn (their ids, most urgent first), and
-    invitations to open tables."""
+    """What waits for a player: tables where it is their turn (their ids, most urgent first), invitations
+    to open tables, and challenges to answer."""
 
     turns: int
     invitations: int
     tables: tuple[int, ...] = ()
+    challenges: int = 0
 
     @property
     def count(self) -> int:
-        return self.turns + self.invitations
+        return self.turns + self.invitations + self.challenges
 
     @property
     def paths(self) -> str:
@@ -33,8 +34,11 @@ def your_turn(request):
 
 
 def waiting_for(user) -> Waiting:
+    from tables.challenges import received
     from tables.social import open_invitations
     from tables.your_turn import waiting_ids
 
     turns = waiting_ids(user, limit=None)
-    return Waiting(len(turns), open_invitations(user).count(), tuple(turns[:BADGE_TABLES]))
+    return Waiting(
+        len(turns), open_invitations(user).count(), tuple(turns[:BADGE_TABLES]), received(user).count()
+    )

@@ -6,9 +6,10 @@ from django.contrib.auth import get_user_model
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
+from accounts import presence
 from accounts.limits import parse_id
 from rules import registry
-from tables import history, ratings
+from tables import club, history, ratings
 from tables.api import api_view, error
 
 HISTORY_LIMIT = 200
@@ -79,4 +80,12 @@ def player(request, username):
         row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "display_rating", "provisional")}
         for row in history.player_record(user, request.api_user)
     }
-    return JsonResponse({"username": user.username, "games": games})
+    return JsonResponse(
+        {
+            "username": user.username,
+            "games": games,
+            "online": presence.of(user).online,
+            "playing": club.public_tables_of([user.pk])[user.pk],
+            "followed": club.follows(request.api_user, user),
+        }
+    )

@@ -13,9 +13,10 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import blocks, presence
 from rules import registry
-from tables import history, ratings, social
-from tables.models import Table
+from tables import club, history, ratings, social
+from tables.models import Rating, RatingChange, Table
 from tables.rendering import Snapshot
 from tables.selectors import games_list, names_of, ranking, seat_of
 
@@ -165,4 +166,8 @@ def player(request, username):
     }
     if request.user.is_authenticated and request.user != user:
         ctx["against"] = history.record_against(request.user, user)
+        ctx["followed"] = club.follows(request.user, user)
+        ctx["blocked"] = blocks.blocks(request.user.pk, user.pk)
+    ctx["presence"] = presence.of(user)
+    ctx["playing"] = club.public_tables_of([user.pk])[user.pk]
     return render(request, "tables/player.html", ctx)

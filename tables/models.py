@@ -102,6 +102,8 @@ class Seat(models.Model):
     awaited = models.BooleanField(default=False, db_index=True)  # its move is awaited now
     awaited_since = models.DateTimeField(null=True, blank=True)  # when it last became awaited (Your turn)
     chat_muted = models.BooleanField(default=False)  # its player hides the table's chat
+    # Its player deleted their account: the seat stays (the game stays whole), shown as "deleted player".
+    departed = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -115,7 +117,7 @@ class Seat(models.Model):
 
     @property
     def taken(self) -> bool:
-        return self.user_id is not None or bool(self.bot)
+        return self.user_id is not None or bool(self.bot) or self.departed
 
     @property
     def is_bot(self) -> bool:
@@ -125,6 +127,8 @@ class Seat(models.Model):
     @property
     def display_name(self) -> str:
         # (in the active language: the reader's, where frames and pages render)
+        if self.departed:
+            return gettext("deleted player")
         if self.user_id and self.replaced:
             return gettext("%(name)s (bot)") % {"name": self.user.username}
         if self.user_id:
@@ -296,3 +300,52 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"{self.user_id} invited to {self.table_id}"
+
+
+class Challenge(models.Model):
+    """One person challenges another to a game: accepted, it becomes a started table (the challenger in seat
+    0, the challenged in seat 1, other seats bots or open); declined, the challenger is told; past
+    ``expires_at`` the worker expires it."""
+
+    PENDING, ACCEPTED, DECLINED, EXPIRED, CANCELLED = (
+        "pending",
+        "accepted",
+        "declined",
+        "expired",
+        "cancelled",
+    )
+    STATUSES = [
+        (PENDING, "Pending"),
+        (ACCEPTED, "Accepted"),
+        (DECLINED, "Declined"),
+        (EXPIRED, "Expired"),
+        (CANCELLED, "Cancelled"),
+    ]
+
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.CharField(max_length=32)
+    players = models.PositiveSmallIntegerField(default=2)
+    others = models.CharField(max_length=10, default="casual")  # the other seats: a bot level, or "open"
+    options = models.JSONField(default=dict, blank=True)
+    move_time = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=STATUSES, default=PENDING, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.challenger_id} challenges {self.challenged_id} to {self.game} ({self.status})"
+
+    @property
+    def engine(self):
+        return registry.get(self.game)
+
+    @property
+    def title(self) -> str:
+        return self.engine.title

@@ -151,13 +151,22 @@ class Snapshot:
                 and any(not s.taken for s in seats)
             ),
             # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
-            "chips": [{"index": s.index, "name": names[s.index], "taken": s.taken} for s in seats],
+            "chips": [
+                {
+                    "index": s.index,
+                    "name": names[s.index],
+                    "taken": s.taken,
+                    "user": s.user.username if s.user_id else None,
+                }
+                for s in seats
+            ],
             "my_seat": None
             if viewer is None
             else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
             "bots_only": selectors.bots_only(seats),
             "full": all(seat.taken for seat in seats),
+            "empty_seats": sum(not seat.taken for seat in seats),
             "options_shown": [
                 (spec.get("label", name), table.options.get(name))
                 for name, spec in engine.options.items()

@@ -18,7 +18,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts import decks
+from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
@@ -201,6 +201,8 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
     table = _locked_table(table_id)
     if not may_watch(table, user, invite):
         raise NotFound(gettext("No such table."))
+    if table.created_by_id and blocks.blocks(table.created_by_id, user.pk):
+        raise Forbidden(blocks.not_possible())  # (the creator keeps them away; nothing more is said)
     if table.status != Table.OPEN:
         raise Conflict(gettext("This table is no longer open."))
     seats = selectors.read_seats(table)
@@ -627,6 +629,11 @@ def offer_rematch(table_id, user) -> Table:
     table.save(update_fields=["rematch"])
     tell(table, "rematch", user, seat_of(seats, user), rematch=new.pk)
     _announce(table)
+    # Against bots only, nobody else to wait for: the rematch starts at once, as "Play now" does.
+    if all(
+        (seat.bot and not seat.user_id) or (seat.user_id == user.pk and not seat.conceded) for seat in seats
+    ):
+        return start_table(new.pk, user)
     return new
 
 
@@ -750,6 +757,8 @@ def invite(table_id, user, username) -> Invitation:
         raise BadRequest(gettext("No player is called %(name)s.") % {"name": repr(username.strip()[:150])})
     if invitee.pk == user.pk:
         raise BadRequest(gettext("You are at this table already."))
+    if blocks.between(user.pk, invitee.pk):
+        raise Forbidden(blocks.not_possible())
     if seat_of(seats, invitee) is not None:
         raise Conflict(gettext("%(name)s already has a seat at this table.") % {"name": invitee.username})
     invitation, created = Invitation.objects.get_or_create(

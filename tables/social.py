@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
+from accounts.blocks import blocked_by
 from tables.models import ChatMessage, Move, TableEvent
 from tables.selectors import seat_of
 
@@ -78,6 +79,9 @@ def may_write(table, seats, user) -> bool:
 def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
     """The chat panel's context for ``user`` (``upto``: only what was said by that step, for a replay)."""
     messages = ChatMessage.objects.filter(table=table).select_related("user")
+    hidden = blocked_by(getattr(user, "pk", None))
+    if hidden:  # the chat of people the reader blocked is not shown to them
+        messages = messages.exclude(user_id__in=hidden)
     if upto is not None:
         messages = messages.filter(position__lte=upto)
     messages = reversed(list(messages.order_by("-id")[:CHAT_SHOWN]))  # the newest, oldest first

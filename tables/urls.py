@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import history_views, social_views, views
+from tables import club_views, history_views, social_views, views
 
 app_name = "tables"
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("games/<slug:slug>/new/", views.new_table, name="new"),
     path("games/<slug:slug>/rules/", views.game_rules, name="rules"),
+    path("games/<slug:slug>/cards/<str:code>/", views.card_zoom, name="card_zoom"),
     path("tables/<int:pk>/", views.table_page, name="table"),
     path("tables/<int:pk>/join/", views.join, name="join"),
     path("tables/<int:pk>/join-area/", views.join_area, name="join_area"),
@@ -33,4 +34,18 @@ urlpatterns = [
     path("leaderboards/", history_views.leaderboards, name="leaderboards"),
     path("leaderboards/<slug:slug>/", history_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", history_views.player, name="player"),
+    path("players/<str:username>/avatar/", club_views.avatar, name="avatar"),
+    path("players/<str:username>/follow/", club_views.follow, name="follow"),
+    path("players/<str:username>/block/", club_views.block, name="block"),
+    path("players/<str:username>/challenge/", club_views.challenge, name="challenge"),
+    path("challenges/<str:pk>/accept/", club_views.challenge_accept, name="challenge_accept"),
+    path("challenges/<str:pk>/decline/", club_views.challenge_decline, name="challenge_decline"),
+    path("challenges/<str:pk>/cancel/", club_views.challenge_cancel, name="challenge_cancel"),
+    path("following/", club_views.following, name="following"),
+    path("live/", club_views.live, name="live"),
+    path("presence/", club_views.presence_of, name="presence"),
+    path("me/club/", club_views.club_settings, name="club_settings"),
+    path("me/picture/", club_views.picture, name="picture"),
+    path("me/data/", club_views.data, name="data"),
+    path("me/delete/", club_views.delete_account, name="delete_account"),
 ]

@@ -11,8 +11,10 @@ from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
-from django.template.loader import get_template, render_to_string
+from django.template.loader import get_template, render_to_string, select_template
 from django.utils import timezone, translation
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
@@ -20,7 +22,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from accounts import decks
 from accounts.preferences import in_words
 from rules import IllegalMove, registry
-from tables import access, selectors, services, social, social_views, your_turn
+from tables import access, challenges, club, selectors, services, social, social_views, your_turn
 from tables.models import Seat, Table
 from tables.rendering import table_context
 from tables.selectors import games_list
@@ -42,9 +44,9 @@ def lobby(request):
             .prefetch_related("seats__user")
             .distinct()[:50]
         )
-    return render(
-        request, "tables/lobby.html", {"games": games_list(), "open_tables": open_tables, "mine": mine}
-    )
+    ctx = {"games": games_list(), "open_tables": open_tables, "mine": mine}
+    ctx["followed_tables"] = club.followed_open_tables(request.user)
+    return render(request, "tables/lobby.html", ctx)
 
 
 def option_fields(engine):
@@ -352,11 +354,9 @@ def dashboard(request):
         .order_by("-table__last_move_at")
     )
     invitations = social.open_invitations(request.user)
-    return render(
-        request,
-        "tables/dashboard.html",
-        {"rows": rows, "others": others, "invitations": invitations, "now": now},
-    )
+    ctx = {"rows": rows, "others": others, "invitations": invitations, "now": now}
+    ctx.update(challenges.challenge_rows(request.user))
+    return render(request, "tables/dashboard.html", ctx)
 
 
 @login_required
@@ -389,6 +389,29 @@ def abandon(request, pk):
     if request.htmx:
         return HttpResponseClientRefresh()
     return redirect("tables:table", pk=pk)
+
+
+@require_GET
+def card_zoom(request, slug, code):
+    """A card drawn large, with its full text in the reader's language (site.js opens it over the page when a
+    card in view is tapped, long-pressed, hovered or focused). Cards are public data: a code the page shows."""
+    from tables.templatetags.table_tags import card, card_name
+
+    try:
+        registry.get(slug)
+    except KeyError:
+        raise Http404("No such game.") from None
+    face = card(slug, code, extra_class="zoom")
+    if not face.strip():
+        raise Http404("No such card.")
+    name = card_name(code, slug) or code
+    text = select_template([f"games/{slug}/_zoom.html", "tables/_zoom_text.html"])
+    text = mark_safe(text.render({"code": code, "name": name}, request))  # (an autoescaped template)
+    answer = render(
+        request, "tables/card_zoom.html", {"face": face, "name": name, "code": code, "text": text}
+    )
+    patch_vary_headers(answer, ["Accept-Language", "Cookie"])
+    return answer
 
 
 def game_rules(request, slug):

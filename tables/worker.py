@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts import mail, push
 from rules import bots
-from tables import notifications, selectors, services
+from tables import challenges, notifications, selectors, services
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def send_reminders(now) -> int:
 def tick(now=None) -> dict:
     """Do everything that is due now; returns what was done (for tests and logs)."""
     now = now or timezone.now()
-    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "closed": 0}
+    done = {"bot_moves": 0, "timeouts": 0, "reminders": 0, "digests": 0, "closed": 0, "challenges_expired": 0}
     for table_id in Table.objects.filter(status=Table.PLAYING, deadline__lte=now).values_list(
         "pk", flat=True
     ):
@@ -115,6 +115,7 @@ def tick(now=None) -> dict:
     if _last_idle_sweep is None or now - _last_idle_sweep >= IDLE_SWEEP_EVERY or now < _last_idle_sweep:
         _last_idle_sweep = now
         done["closed"] = services.close_idle_bot_tables(now)
+    done["challenges_expired"] = challenges.expire_due(now)
     for table_id in due_bot_tables(now):
         if play_bot_move(table_id):
             done["bot_moves"] += 1

@@ -6,9 +6,11 @@ The untranslated-string check renders each page in English and in French and rea
 (text nodes and the attributes read aloud or shown on hover). A piece of text found unchanged in both is an
 untranslated string unless, once the names are taken out (usernames, bots, games, the site, Chronica's
 printed card words, numbers), nothing that reads as a word is left, or it is one of the few words French
-spells the same (SAME_IN_FRENCH). Card faces (``data-card``) are left out (a card's name is the engine's,
-in the page's language). The site's pages skip the game boards (``.table-body``); the table pages read them
-too: every game's table as each seat and a spectator mid-game, finished, and replayed.
+spells the same (SAME_IN_FRENCH). The site's pages skip the game boards (``.table-body``) and card faces
+(``data-card``); the table pages read the boards too: every game's table as each seat and a spectator
+mid-game, finished, and replayed. The boards in every kind of prompt of the four games and the deck builder
+are read with their card faces, both ways: no English on the French page, and no French card data (Chronica's
+categories, eras, classes, domains, slots) on the English one; only a card's name stays as printed.
 """
 
 from __future__ import annotations
@@ -51,7 +53,9 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Notifications"),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Menu", "Notifications"),
+    # Chronica's card words that English and French share: a category, an era, a domain and their short forms.
+    *("Arts", "Renaissance", "Prestige", "Saint", "MA", "Ant", "Ren", "mulligan"),
 }
 # Printed words that are names in both languages (Cosplay's resources and its La Passion card), and what
 # the people of the fixture named themselves (a token, decks, a made-up card code).
@@ -63,9 +67,10 @@ DATE = re.compile(r"\d{1,2} \w{3} \d{4}(, \d\d:\d\d)?")  # "j M Y": Mar, Apr …
 class VisibleText(HTMLParser):
     """The text a person sees or hears on a page, one entry per text node or read-aloud attribute."""
 
-    def __init__(self, boards: bool = False):
+    def __init__(self, boards: bool = False, cards: bool = False):
         super().__init__(convert_charrefs=True)
         self.boards = boards  # read the game boards too (a table page's own test)
+        self.cards = cards  # and the card faces (all but a card's name are words of the page's language)
         self.texts: list[str] = []
         self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
 
@@ -75,7 +80,7 @@ class VisibleText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         board = not self.boards and "table-body" in (attrs.get("class") or "").split()
-        skip = tag in SKIPPED or "data-card" in attrs or board
+        skip = tag in SKIPPED or ("data-card" in attrs and not self.cards) or board
         if not (self.skipping() or skip):
             for name in ATTRIBUTES:
                 if attrs.get(name):
@@ -99,14 +104,14 @@ class VisibleText(HTMLParser):
             self.texts.append(text)
 
 
-def visible(page: str, boards: bool = False) -> list[str]:
-    parser = VisibleText(boards)
+def visible(page: str, boards: bool = False, cards: bool = False) -> list[str]:
+    parser = VisibleText(boards, cards)
     parser.feed(page)
     return parser.texts
 
 
 def names() -> set[str]:
-    """What stays the same in every language: people, bots, games, the site, Chronica's printed words."""
+    """What stays the same in every language: people, bots, games, the site, Chronica's card names."""
     import rules.chronica as chronica
     from accounts.forms import time_zones
 
@@ -124,23 +129,63 @@ def names() -> set[str]:
     }
     words |= {"alice", "bob", "charlie", *BOT_NAMES}
     words |= {game.title for game in registry.games().values()}
-    for card in chronica.catalog():
-        words |= {card["name"], card["class"], card["category"].capitalize(), card["era"]}
-    words |= set(chronica.cards.CATEGORIES.values()) | {"Érudition", "Prestige", "Guerre"}
+    words |= {card["name"] for card in chronica.catalog()}
     words |= {s["name"] for s in chronica.starter_decks()}
+    words |= {card["name"] for card in cosplay_catalog()}  # printed in English, the same on French pages
     words |= {label for _zone, label in time_zones()}  # the IANA zones' own names, offered on the profile
     return words
+
+
+def cosplay_catalog() -> list[dict]:
+    from rules.cosplay.cards import catalog
+
+    return catalog()
+
+
+def french_card_words() -> set[str]:
+    """Chronica's card data in French where English says it otherwise: categories, eras and their corner
+    abbreviations, classes, domains, the province's rows."""
+    from rules.chronica import cards as C
+    from rules.chronica import powers as P
+    from tables.templatetags.chronica import ERA_SHORT
+
+    pairs = [
+        *((P.CATEGORY_WORDS["fr"][k], P.CATEGORY_WORDS["en"][k]) for k in C.CATEGORIES),
+        *((P.ERA_WORDS["fr"][k], P.ERA_WORDS["en"][k]) for k in C.ERAS),
+        *((ERA_SHORT["fr"][k], ERA_SHORT["en"][k]) for k in C.ERAS),
+        *C.CLASS_WORDS["en"].items(),
+        *((P.DOMAIN_WORDS["fr"][k], P.DOMAIN_WORDS["en"][k]) for k in C.DOMAINS),
+        ("Frontière", "Frontier"),
+        ("Arrière-pays", "Hinterland"),
+        ("frontière", "frontier"),
+        ("arrière-pays", "hinterland"),
+    ]
+    return {fr for fr, en in pairs if fr != en and len(fr) > 1}
+
+
+def french_left(english: list[str]) -> list[str]:
+    """Texts of an English page that hold a French card word once the names (cards' and starter decks' as
+    printed, people's) are taken out."""
+    printed = re.compile(
+        r"(?<!\w)(" + "|".join(map(re.escape, sorted(names(), key=len, reverse=True))) + r")(?!\w)"
+    )
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, french_card_words())) + r")(?![\w-])")
+    left = []
+    for text in sorted(set(english)):
+        if pattern.search(printed.sub(" ", text)):
+            left.append(text)
+    return left
 
 
 def untranslated(english: list[str], french: list[str]) -> list[str]:
     """Texts of the English page found unchanged on the French one that still hold a word once the names
     are taken out."""
-    proper = sorted(names(), key=len, reverse=True)
+    proper = re.compile(
+        r"(?<!\w)(" + "|".join(map(re.escape, sorted(names(), key=len, reverse=True))) + r")(?!\w)"
+    )
     left = []
     for text in sorted(set(english) & set(french)):
-        rest = DATE.sub(" ", text)
-        for name in proper:
-            rest = rest.replace(name, " ")
+        rest = proper.sub(" ", DATE.sub(" ", text))
         words = [w for w in re.findall(r"[^\W\d_]{2,}", rest) if w not in SAME_IN_FRENCH]
         if words:
             left.append(text)
@@ -156,16 +201,19 @@ def get(client: Client, url: str, language: str, status=200) -> str:
     return body
 
 
-def assert_translated(client: Client, urls, status=200, boards=False):
-    failures = {}
+def assert_translated(client: Client, urls, status=200, boards=False, cards=False):
+    failures, french_words = {}, {}
     for url in urls:
-        english = visible(get(client, url, "en", status), boards)
-        french = visible(get(client, url, "fr", status), boards)
+        english = visible(get(client, url, "en", status), boards, cards)
+        french = visible(get(client, url, "fr", status), boards, cards)
         assert english != french, url
         left = untranslated(english, french)
         if left:
             failures[url] = left
+        if cards and french_left(english):
+            french_words[url] = french_left(english)
     assert not failures, f"English left on French pages: {failures}"
+    assert not french_words, f"French card words on English pages: {french_words}"
 
 
 # --- Every page, both languages ---------------------------------------------------------------------
@@ -243,6 +291,10 @@ def test_every_page_of_a_player_is_french_for_a_french_browser(world, client_for
         "/decks/new/?code=CU1-NOTACODE",
         "/decks/catalog/?pick=1",
         "/players/bob/",
+        "/live/",
+        "/following/",
+        "/players/bob/challenge/",
+        "/me/delete/",
         *[f"/games/{slug}/new/" for slug in slugs],
         f"/tables/{world['replayed'].pk}/replay/?seat=0",
     ]
@@ -300,6 +352,85 @@ def test_every_games_finished_table_and_replay_are_french(slug, alice, bob, clie
     urls = [f"/tables/{table.pk}/", f"/tables/{table.pk}/replay/", f"/tables/{table.pk}/replay/?seat=0"]
     assert_translated(client_for(alice), urls, boards=True)
     assert_translated(Client(), urls[:2], boards=True)
+
+
+def prompt_kind(table) -> tuple:
+    """What the acting seat is asked: the phase, a pending choice, and the kinds of move it may make."""
+    engine = table.engine
+    state = engine.load(table.state)
+    seat = table.to_act[0]
+    view = engine.view(state, seat)
+    pending = view.get("pending")
+    pending = pending.get("kind") if isinstance(pending, dict) else pending
+    return view.get("phase"), pending, frozenset(m["type"] for m in engine.legal_moves(state, seat))
+
+
+# Cosmic Crowns in hard mode (bids) with three players (the Assassin and the Thief come up), the others at two.
+PROMPT_GAMES = {
+    "cosmic_crowns": (3, {"mode": "hard"}),
+    "five_crowns": (2, {}),
+    "chronica": (2, {}),
+    "cosplay": (2, {}),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", list(PROMPT_GAMES))
+def test_every_kind_of_prompt_of_every_game_reads_in_one_language(
+    slug, alice, bob, charlie, started_table, client_for
+):
+    """A seeded game walked through its first 800 moves (Cosmic Crowns, Chronica and Cosplay to their end): at
+    the first of each phase, pending choice and kind of move, the board
+    of the seat asked and of a seat waiting, card faces included, is all French in French and all English
+    (card names aside) in English."""
+    players, options = PROMPT_GAMES[slug]
+    users = [alice, bob, charlie][:players]
+    clients = {user.pk: client_for(user) for user in users}
+    table = started_table(slug, users, options)
+    rnd, seen_kinds, seen_moves, drawn = random.Random(7), set(), set(), 0
+    for _ in range(800):
+        table.refresh_from_db()
+        if table.status != Table.PLAYING:
+            break
+        phase, pending, moves = prompt_kind(table)
+        if (phase, pending) not in seen_kinds or not moves <= seen_moves:
+            seen_kinds.add((phase, pending))
+            seen_moves |= moves
+            acting = users[table.to_act[0]]
+            waiting = next(user for k, user in enumerate(users) if k not in table.to_act)
+            url = f"/tables/{table.pk}/"
+            for user in (acting, waiting):
+                assert_translated(clients[user.pk], [url], boards=True, cards=True)
+            french = get(clients[acting.pk], url, "fr")
+            assert "Vous doit" not in french
+            drawn += 1
+        play_random(table, users, 1, rnd)
+    assert table.status == Table.FINISHED or slug == "five_crowns"
+    assert drawn >= 3, seen_kinds
+
+
+def test_the_deck_builder_reads_in_one_language_card_faces_and_filters_included(alice, client_for):
+    import rules.chronica as chronica
+
+    deck = Deck.create_for(alice, "Ma cour", list(chronica.starter_decks()[0]["cards"]))
+    urls = [
+        "/decks/new/",
+        f"/decks/{deck.pk}/",
+        "/decks/catalog/",
+        "/decks/catalog/?category=foi&era=Moyen+%C3%82ge&domain=erudition&sort=erudition",
+        "/decks/catalog/?kind=building&category=savoir&pick=1",
+        "/decks/starters/couronne-et-foi/",
+        "/decks/",
+    ]
+    assert_translated(client_for(alice), urls, cards=True)
+    english = get(client_for(alice), urls[3], "en")
+    assert ">Faith</option>" in english and ">Middle Ages</option>" in english
+
+
+def test_the_one_language_checks_would_catch_french_card_words_and_english_left():
+    english = ["Saint Martin de Tours", "Roi · Moyen Âge", "Frontier", "Château de Vincennes"]
+    assert french_left(english) == ["Roi · Moyen Âge"]
+    assert untranslated(["Frontier", "King · Middle Ages"], ["Frontier", "Roi · Moyen Âge"]) == ["Frontier"]
 
 
 def test_an_open_table_is_french_for_its_creator_and_a_visitor(alice, client_for):

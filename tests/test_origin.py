@@ -84,3 +84,11 @@ async def test_the_socket_is_refused_before_it_opens(alice, bob, origin, accepte
     connected, _ = await comm.connect()
     assert connected is accepted
     await comm.disconnect()
+
+
+def test_serving_the_local_network_any_host_is_allowed_but_the_origin_must_still_be_the_pages_own(settings):
+    settings.ALLOWED_HOSTS = ["*"]  # `HOST=0.0.0.0 make run`
+    assert origin_allowed(scope("http://192.168.1.20:8000", "192.168.1.20:8000"))
+    assert origin_allowed(scope("http://cardclub.local:8000", "cardclub.local:8000"))
+    assert not origin_allowed(scope("http://evil.example", "192.168.1.20:8000"))
+    assert not origin_allowed(scope("http://192.168.1.20:8001", "192.168.1.20:8000"))

@@ -34,6 +34,37 @@ ERAS = ("Antiquité", "Haut Moyen Âge", "Moyen Âge", "Renaissance", "Temps mod
 
 HMA, MA, REN, TM, ANT = "Haut Moyen Âge", "Moyen Âge", "Renaissance", "Temps modernes", "Antiquité"
 
+# A card's class in English (the table below keeps the printed French; a card's name stays as printed in
+# every language). The categories' and eras' words are powers.CATEGORY_WORDS and powers.ERA_WORDS.
+CLASS_WORDS = {
+    "en": {
+        "Roi": "King",
+        "Reine": "Queen",
+        "Château": "Castle",
+        "Saint": "Saint",
+        "Sainte": "Saint",
+        "Abbaye": "Abbey",
+        "Cathédrale": "Cathedral",
+        "Chevalier": "Knight",
+        "Chef de guerre": "Warlord",
+        "Maréchal": "Marshal",
+        "Forteresse": "Fortress",
+        "Citadelle": "Citadel",
+        "Savant": "Scholar",
+        "Université": "University",
+        "Collège": "College",
+        "Académie": "Academy",
+        "Observatoire": "Observatory",
+        "École": "School",
+        "Poète": "Poet",
+        "Peintre": "Painter",
+        "Architecte": "Architect",
+        "Dramaturge": "Playwright",
+        "Musicien": "Musician",
+        "Palais": "Palace",
+    },
+}
+
 # fmt: off
 CARDS = [
     # --- Couronne: Roi / Reine <-> Château ------------------------------------------

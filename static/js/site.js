@@ -36,11 +36,16 @@
     }
     // The badge counts turns and invitations; a toast says which of them is new, once. On a table page the
     // board says whose turn it is, so only an invitation is told there.
+    // News for this person (a challenge of theirs answered) arrives beside their badge: told as a toast.
+    if (t && t.id === "club-news" && t.textContent.trim()) toast(t.textContent.trim());
     if (t && t.id === "your-turn-badge") {
       const invited = parseInt(t.dataset.invitations || "0", 10);
-      const turns = parseInt(t.dataset.count || "0", 10) - invited;
+      const challenged = parseInt(t.dataset.challenges || "0", 10);
+      const turns = parseInt(t.dataset.count || "0", 10) - invited - challenged;
       const words = document.getElementById("toast").dataset;  // (in the page's language)
-      if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
+      if (challenged > parseInt(document.body.dataset.challenges || "0", 10)) {
+        toast(words.challenged);
+      } else if (invited > parseInt(document.body.dataset.invitations || "0", 10)) {
         toast(words.invited);
       } else if (turns > parseInt(document.body.dataset.yourTurn || "0", 10) && !document.querySelector(".table-page")) {
         toast(turns === 1 ? words.one : words.many.replace("{n}", turns));
@@ -245,9 +250,144 @@
 
   function rememberBadge(badge) {
     const invited = parseInt(badge.dataset.invitations || "0", 10);
+    const challenged = parseInt(badge.dataset.challenges || "0", 10);
     document.body.dataset.invitations = String(invited);
-    document.body.dataset.yourTurn = String(parseInt(badge.dataset.count || "0", 10) - invited);
+    document.body.dataset.challenges = String(challenged);
+    document.body.dataset.yourTurn = String(parseInt(badge.dataset.count || "0", 10) - invited - challenged);
   }
   const badge = document.getElementById("your-turn-badge");
   if (badge) rememberBadge(badge);
+
+  // A card opens large, with its full text in the reader's language (/games/<game>/cards/<code>/): a tap on a
+  // card that is not a move, a long press on any card (a move's too), the pointer resting on it, or the focus
+  // resting on a card's button. Only a card drawn face up in view has a code (data-card) to ask for; Escape,
+  // its close button (the answer's) or a tap outside close it. The game is the page's (its body's game-<slug> class).
+  const ZOOM_WAIT = 600; // ms the pointer or the focus rests on a card before it opens
+  const LONG_PRESS = 450; // ms
+  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false;
+  function pageGame() {
+    const m = /(?:^|\s)game-(?!page(?:\s|$))([a-z0-9_]+)/.exec(document.body.className);
+    return m ? m[1] : null;
+  }
+  function zoomable(el) {
+    const card = el && el.closest && el.closest("[data-card]");
+    if (!card || !pageGame() || card.closest(".card-zoom")) return null;
+    return card.checkVisibility && !card.checkVisibility() ? null : card;
+  }
+  function zoomDialog() {
+    if (zoom) return zoom;
+    zoom = document.createElement("dialog");
+    zoom.className = "card-zoom";
+    zoom.setAttribute("aria-labelledby", "card-zoom-title");
+    const body = document.createElement("div");
+    body.className = "card-zoom-content";
+    zoom.appendChild(body);
+    zoom.addEventListener("click", function (evt) {
+      if (evt.target === zoom || evt.target.closest("[data-zoom-close]")) closeZoom();
+    });
+    zoom.addEventListener("close", function () { zoomShown = null; });
+    document.body.appendChild(zoom);
+    return zoom;
+  }
+  function closeZoom() {
+    clearTimeout(zoomTimer);
+    if (zoom && zoom.open) zoom.close();
+    zoomShown = null;
+  }
+  function openZoom(card, modal) {
+    const code = card.dataset.card, game = pageGame();
+    if (!code || !game) return;
+    if (zoomShown === code && zoom && zoom.open) return;
+    zoomShown = code;
+    fetch("/games/" + encodeURIComponent(game) + "/cards/" + encodeURIComponent(code) + "/", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        if (zoomShown !== code) return;
+        const dialog = zoomDialog();
+        const content = dialog.querySelector(".card-zoom-content");
+        content.innerHTML = html; // the site's own autoescaped template
+        const title = content.querySelector("h2");
+        if (title) title.id = "card-zoom-title";
+        dialog.classList.toggle("peek", !modal);
+        if (dialog.open) dialog.close();
+        if (modal) { dialog.showModal(); const close = dialog.querySelector("[data-zoom-close]"); if (close) close.focus(); }
+        else dialog.show();
+      })
+      .catch(function () { zoomShown = null; });
+  }
+  document.addEventListener("click", function (evt) {
+    if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
+    const card = zoomable(evt.target);
+    if (card && !acts(evt.target)) openZoom(card, true);
+  }, true);
+  // Whether a tap on this element already does something (a move, a choice, a link, a card the game lets you
+  // pick, which looks clickable): then a tap does that, and a long press opens the card.
+  const ACTIVE = "button, a, label, input, select, textarea, [data-move], [data-pick], [hx-get], [hx-post], [role=button], [tabindex]";
+  function acts(el) {
+    for (let up = el; up && up !== document.body; up = up.parentElement) {
+      if (up.matches(ACTIVE) || getComputedStyle(up).cursor === "pointer") return true;
+    }
+    return false;
+  }
+  document.addEventListener("pointerdown", function (evt) {
+    const card = zoomable(evt.target);
+    if (!card) return;
+    pressed = { x: evt.clientX, y: evt.clientY, timer: setTimeout(function () {
+      pressed = null;
+      swallowClick = true; // the press opened the card; the click that ends it does not play it
+      openZoom(card, true);
+    }, LONG_PRESS) };
+  });
+  function unpress(evt) {
+    if (!pressed) return;
+    if (evt.type === "pointermove" && Math.hypot(evt.clientX - pressed.x, evt.clientY - pressed.y) < 8) return;
+    clearTimeout(pressed.timer);
+    pressed = null;
+  }
+  ["pointerup", "pointercancel", "pointermove"].forEach(function (t) { document.addEventListener(t, unpress); });
+  document.addEventListener("contextmenu", function (evt) { if (zoomable(evt.target) && zoom && zoom.open) evt.preventDefault(); });
+  const finePointer = window.matchMedia("(hover: hover) and (pointer: fine)");
+  document.addEventListener("pointerover", function (evt) {
+    if (!finePointer.matches || evt.pointerType !== "mouse") return;
+    const card = zoomable(evt.target);
+    clearTimeout(zoomTimer);
+    if (card) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);
+    else if (zoom && zoom.open && zoom.classList.contains("peek") && !evt.target.closest(".card-zoom")) closeZoom();
+  });
+  document.addEventListener("focusin", function (evt) {
+    const card = evt.target.matches && evt.target.matches("button, [tabindex]") ? evt.target.querySelector("[data-card]") : null;
+    clearTimeout(zoomTimer);
+    if (card && zoomable(card)) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);
+    else if (zoom && zoom.open && zoom.classList.contains("peek") && !zoom.contains(evt.target)) closeZoom();
+  });
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key === "Escape" && zoom && zoom.open) { evt.preventDefault(); closeZoom(); }
+  });
+  document.body.addEventListener("htmx:beforeSwap", function () { if (zoom && zoom.open && zoom.classList.contains("peek")) closeZoom(); });
+
+  // The phone's header menu (the links past the lobby and your turn): the Menu button opens and closes it;
+  // Escape or a click elsewhere closes it.
+  const navToggle = document.querySelector(".nav-toggle");
+  if (navToggle) {
+    const bar = navToggle.closest(".topbar");
+    const setMenu = function (open) { bar.classList.toggle("menu-open", open); navToggle.setAttribute("aria-expanded", String(open)); };
+    navToggle.addEventListener("click", function () { setMenu(!bar.classList.contains("menu-open")); });
+    document.addEventListener("click", function (evt) { if (!bar.contains(evt.target)) setMenu(false); });
+    document.addEventListener("keydown", function (evt) {
+      if (evt.key === "Escape" && bar.classList.contains("menu-open")) { setMenu(false); navToggle.focus(); }
+    });
+  }
+
+  // A chat message's time (written in UTC by the server) in the reader's own clock, hours and minutes.
+  function localTimes() {
+    document.querySelectorAll("time[data-local-time]:not([data-shown])").forEach(function (el) {
+      const at = new Date(el.getAttribute("datetime"));
+      if (!isNaN(at)) el.textContent = at.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+      el.dataset.shown = "1";
+    });
+  }
+  localTimes();
+  document.body.addEventListener("htmx:afterSwap", localTimes);
+  document.body.addEventListener("htmx:oobAfterSwap", localTimes);
+  document.addEventListener("cardclub:swapped", localTimes);
 })();

@@ -1,6 +1,6 @@
 // Card Club: being told it is your turn in any open tab, "Next game", and the result panel of a finished game.
 // Everything reads the "Your turn" badge (tables/_badge.html), which the notifications socket swaps in on every
-// page whenever a turn of yours begins or ends: data-count (turns + invitations), data-invitations, data-waiting
+// page whenever a turn of yours begins or ends: data-count (turns + invitations + challenges), data-invitations, data-challenges, data-waiting
 // (the pages of the most urgent waiting tables, space-separated) and data-changed (the table that just changed).
 (function () {
   "use strict";
@@ -12,7 +12,8 @@
   let shownTurns = null;  // the turns the page shows now (null: not read yet)
 
   function turnsOf(badge) {
-    return Math.max(0, parseInt(badge.dataset.count || "0", 10) - parseInt(badge.dataset.invitations || "0", 10));
+    const others = parseInt(badge.dataset.invitations || "0", 10) + parseInt(badge.dataset.challenges || "0", 10);
+    return Math.max(0, parseInt(badge.dataset.count || "0", 10) - others);
   }
 
   // --- The tab: its title and its icon -------------------------------------------------------------------

@@ -7,22 +7,45 @@ from django.utils.text import capfirst, slugify
 from django.utils.translation import get_language, gettext, pgettext
 
 from rules.chronica import cards as C
+from rules.chronica import powers as P
 from rules.chronica import view as V
 
 register = template.Library()
 
-DOMAIN_SHORT = {C.E: "É", C.P: "P", C.G: "G"}
+# The card data's words in the reader's language (a card's name stays as printed): the domains' initials,
+# the eras' abbreviations (the corner of a card), the categories, eras and classes.
+DOMAIN_SHORT = {"en": {C.E: "E", C.P: "P", C.G: "W"}, "fr": {C.E: "É", C.P: "P", C.G: "G"}}
 ERA_SHORT = {
-    "Antiquité": "Ant.",
-    "Haut Moyen Âge": "HMA",
-    "Moyen Âge": "MA",
-    "Renaissance": "Ren.",
-    "Temps modernes": "TM",
+    "en": {C.ANT: "Ant.", C.HMA: "EMA", C.MA: "MA", C.REN: "Ren.", C.TM: "Mod."},
+    "fr": {C.ANT: "Ant.", C.HMA: "HMA", C.MA: "MA", C.REN: "Ren.", C.TM: "TM"},
 }
 
 
 def _lang() -> str:
-    return (get_language() or "en").split("-")[0]
+    lang = (get_language() or "en").split("-")[0]
+    return lang if lang in ERA_SHORT else "en"
+
+
+def category_word(category: str) -> str:
+    return P.CATEGORY_WORDS[_lang()][category]
+
+
+def era_word(era: str) -> str:
+    return P.ERA_WORDS[_lang()][era]
+
+
+def class_word(name: str) -> str:
+    return C.CLASS_WORDS.get(_lang(), {}).get(name, name)
+
+
+def categories() -> list[tuple[str, str]]:
+    """(key, name) of every category, in the table's order, in the reader's language."""
+    return [(key, category_word(key)) for key in C.CATEGORIES]
+
+
+def eras() -> list[tuple[str, str]]:
+    """(key, name) of every era (the key is the printed French, as the cards hold it)."""
+    return [(era, era_word(era)) for era in C.ERAS]
 
 
 def domain_labels() -> dict:
@@ -39,24 +62,25 @@ def card_info(code) -> dict | None:
     if card is None:
         return None
     labels = domain_labels()
+    lang = _lang()
     return {
         "code": code,
         "name": card["name"],
         "kind": card["kind"],
         "kind_label": kind_label(card["kind"]),
-        "class": card["class"],
+        "class": class_word(card["class"]),
         "category": card["category"],
-        "category_name": C.CATEGORIES[card["category"]],
-        "era": card["era"],
-        "era_key": slugify(card["era"]),
-        "era_short": ERA_SHORT[card["era"]],
+        "category_name": category_word(card["category"]),
+        "era": era_word(card["era"]),
+        "era_key": slugify(ERA_SHORT["fr"][card["era"]]),  # the same in every language (a class name)
+        "era_short": ERA_SHORT[lang][card["era"]],
         "preferred": card["preferred"],
         "preferred_label": labels[card["preferred"]],
         "values": [
             {
                 "domain": d,
                 "label": labels[d],
-                "short": DOMAIN_SHORT[d],
+                "short": DOMAIN_SHORT[lang][d],
                 "value": card["values"][d],
                 "preferred": d == card["preferred"],
                 "y": 22 + 19 * k,
@@ -68,7 +92,7 @@ def card_info(code) -> dict | None:
         # colours and figures.
         "title": gettext("%(category)s: %(values)s; prefers %(preferred)s")
         % {
-            "category": C.CATEGORIES[card["category"]],
+            "category": category_word(card["category"]),
             "values": ", ".join(f"{labels[d]} {card['values'][d]}" for d in C.DOMAINS),
             "preferred": labels[card["preferred"]],
         },

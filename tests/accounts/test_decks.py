@@ -26,7 +26,9 @@ def test_the_catalog_draws_every_card(client):
     page = client.get("/decks/catalog/").content.decode()
     assert results_codes(page) == [c["code"] for c in catalog()]
     assert "78 of 78 cards" in page.replace(str(len(catalog())), "78")
-    assert "Érudition" in page and "Prestige" in page and "Guerre" in page
+    assert "Erudition" in page and "Prestige" in page and "War" in page and "Guerre" not in page
+    french = client.get("/decks/catalog/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Érudition" in french and "Prestige" in french and "Guerre" in french
 
 
 @pytest.mark.parametrize(
@@ -137,8 +139,8 @@ def test_the_make_up_counts_types_categories_and_domains(client_for, alice):
         return int(m.group(1))
 
     assert bar("Characters") == 2 and bar("Buildings") == 1
-    assert bar("Savoir") == 2 and bar("Armes") == 1 and bar("Foi") == 0
-    assert bar("Érudition") == 2 and bar("Guerre") == 1 and bar("Prestige") == 0
+    assert bar("Learning") == 2 and bar("Arms") == 1 and bar("Faith") == 0
+    assert bar("Erudition") == 2 and bar("War") == 1 and bar("Prestige") == 0
 
 
 def test_a_deck_code_round_trips_through_export_and_import(client_for, alice):
@@ -224,9 +226,20 @@ def test_the_catalog_shows_each_power_in_the_readers_language_and_searches_it(cl
     page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "When it wins an Action it performs (not as a Reinforcement): you may play one more card." in page
     page = client.get("/decks/catalog/", {"q": "jeanne"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Quand elle gagne une Action qu’elle réalise (pas en Renfort) : vous pouvez jouer une carte de plus." in page
+    assert (
+        "Quand elle gagne une Action qu’elle réalise (pas en Renfort) : vous pouvez jouer une carte de plus."
+        in page
+    )
     page = client.get("/decks/catalog/", {"q": "cannot be the target"}).content.decode()
     shielded = [c["code"] for c in catalog() if c["power"] and c["power"]["do"] == "shield"]
     assert results_codes(page) == shielded
     page = client.get("/decks/catalog/", {"power": "nonsense"}).content.decode()
     assert len(results_codes(page)) == len(catalog())  # an unknown value filters nothing
+
+
+def test_a_refused_deck_is_kept_as_a_draft_without_a_saved_banner(client_for, alice):
+    c = client_for(alice)
+    page = c.post("/decks/new/", {"name": "Vide", "cards": []}, follow=True).content.decode()
+    assert "saved." not in page and "kept as a draft" in page and 'class="warning"' in page
+    page = c.post("/decks/new/", {"name": "Pleine", "cards": STARTER["cards"]}, follow=True).content.decode()
+    assert "Deck “Pleine” saved." in page and "kept as a draft" not in page

@@ -191,3 +191,17 @@ def test_a_failing_bot_falls_back_to_a_legal_move(alice, monkeypatch):
     services.start_table(table.pk, alice)
     services.concede(table.pk, alice)
     assert worker.play_bot_move(table.pk)
+
+
+def test_a_rematch_against_bots_starts_at_once(alice, bob):
+    table = services.play_now(alice, "five_crowns")
+    Table.objects.filter(pk=table.pk).update(status=Table.FINISHED)
+    new = services.offer_rematch(table.pk, alice)
+    assert new.status == Table.PLAYING and new.seats.get(index=0).user == alice
+    assert all(s.bot for s in new.seats.exclude(index=0))
+    # With a person in another seat, the rematch waits for them to join, as before.
+    mixed = services.create_table(alice, "cosmic_crowns", 3, {}, bots=[{"level": "casual"}])
+    services.join_table(mixed.pk, bob)
+    services.start_table(mixed.pk, alice)
+    Table.objects.filter(pk=mixed.pk).update(status=Table.FINISHED)
+    assert services.offer_rematch(mixed.pk, alice).status == Table.OPEN

@@ -193,6 +193,14 @@ def test_queries_per_move_stay_constant_as_the_game_grows(alice, bob, charlie, s
         # outbox, at most once per table and player per hour): counted apart, at most one per move.
         queued = sum('INSERT INTO "accounts_outgoingmail"' in q["sql"] for q in ctx.captured_queries)
         assert queued <= 1
-        counts.append(len(ctx.captured_queries) - queued)
+        # It also reads, for each person whose turn begins, how they want to be told and their devices
+        # (accounts.NotificationChoice, accounts.PushSubscription): two reads per person, counted apart.
+        told = sum(
+            '"accounts_notificationchoice"' in q["sql"] or '"accounts_pushsubscription"' in q["sql"]
+            for q in ctx.captured_queries
+            if q["sql"].startswith("SELECT")
+        )
+        assert told <= 2 * len(users)
+        counts.append(len(ctx.captured_queries) - queued - told)
     assert max(counts[-20:]) <= max(counts[:20])
     assert max(counts) <= 8, counts

@@ -99,6 +99,18 @@ def test_join_leave_and_start_from_the_page(client_for, alice, bob):
     assert Table.objects.get().status == Table.PLAYING
 
 
+def test_an_open_table_counts_the_seats_still_free(client_for, alice, bob):
+    table = services.create_table(alice, "cosmic_crowns", 3)
+    assert (
+        "Waiting for players: 2 seats free." in client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    )
+    services.join_table(table.pk, bob)
+    page = client_for(alice).get(f"/tables/{table.pk}/").content.decode()
+    assert "Waiting for players: 1 seat free." in page
+    french = client_for(bob).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "En attente de joueurs\u00a0: 1 place libre." in french
+
+
 def test_each_seat_sees_its_own_hand_and_spectators_none(client, client_for, alice, bob, started_table):
     table = started_table("cosmic_crowns", [alice, bob])
     state = table.engine.load(table.state)
@@ -213,3 +225,21 @@ def test_your_turn_mail_goes_out_once_per_table_per_window(
     turn_mails = [m for m in mail.outbox if m.subject.startswith("Your turn")]
     assert sorted(m.to[0] for m in turn_mails) == sorted({m.to[0] for m in turn_mails})
     assert 1 <= len(turn_mails) <= 2
+
+
+def test_a_card_opens_large_with_its_full_text_in_the_readers_language(client):
+    english = client.get("/games/chronica/cards/charles-le-chauve/", HTTP_ACCEPT_LANGUAGE="en")
+    french = client.get("/games/chronica/cards/charles-le-chauve/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert english.status_code == french.status_code == 200
+    english, french = english.content.decode(), french.content.decode()
+    assert "Charles le Chauve" in english and "King" in english and "Early Middle Ages" in english
+    assert "Roi" in french and "Haut Moyen Âge" in french and "Fermer" in french
+    assert 'data-card="charles-le-chauve"' in english and "Erudition <strong>2</strong>" in english
+    cosplay = client.get("/games/cosplay/cards/st-badass/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Badass" in cosplay and "cp-card" in cosplay and "zoom" in cosplay
+
+
+def test_it_refuses_to_open_an_unknown_card_or_game(client):
+    assert client.get("/games/chronica/cards/no-such-card/").status_code == 404
+    assert client.get("/games/no_such_game/cards/roland/").status_code == 404
+    assert client.get("/games/cosmic_crowns/cards/%3Cscript%3E/").status_code == 404

@@ -1,0 +1,154 @@
+"""Readable cards (issue 28, point 2): no text on a card is drawn below 11 CSS px, at a phone's width or a
+laptop's, on any board or in the deck builder; and any card in view opens large, with its full text in the
+reader's language, by a tap, a long press, the keyboard or hovering it (a dialog that Escape closes)."""
+
+import pytest
+
+from tests.e2e.conftest import GAMES, shot, visit
+
+SMALLEST = 11  # CSS px
+
+# Every text drawn on a visible card, with the size it is drawn at: an HTML text's computed font size times
+# the scale its transforms give it, an SVG text's font size times the scale from its viewBox to the screen.
+CARD_TEXTS = """() => {
+    document.getAnimations().forEach(a => a.finish());  // as drawn once a card has arrived, not mid-flight
+    const out = [];
+    const seen = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'
+        && getComputedStyle(el).display !== 'none';
+    for (const card of document.querySelectorAll('[data-card]')) {
+        if (!seen(card) || card.closest('dialog:not([open])')) continue;
+        const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent.trim();
+            const el = node.parentElement;
+            if (!text || !seen(el)) continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            let scale = 1;
+            if (el instanceof SVGElement) {
+                const m = el.getScreenCTM();
+                scale = Math.hypot(m.a, m.b);
+            } else {
+                for (let up = el; up; up = up.parentElement) {  // the transforms between it and the page
+                    const t = getComputedStyle(up).transform;
+                    if (t && t !== 'none') { const m = new DOMMatrix(t); scale *= Math.hypot(m.a, m.b); }
+                }
+            }
+            out.push({card: card.dataset.card, text: text.slice(0, 30), px: Math.round(size * scale * 10) / 10,
+                      cls: el.getAttribute('class') || el.tagName.toLowerCase()});
+        }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_text_on_a_card_is_drawn_below_11_px(tour, as_player, width):
+    page = as_player[width]
+    found, measured = {}, 0
+    paths = [(slug, tour.tables[slug].removeprefix(tour.server.url)) for slug in GAMES]
+    paths += [("deck-builder", "/decks/new/"), ("catalog", "/decks/catalog/")]
+    for name, path in paths:
+        visit(page, tour.server, path)
+        page.wait_for_selector("[data-card]")
+        texts = page.evaluate(CARD_TEXTS)
+        measured += len(texts)
+        small = [t for t in texts if t["px"] < SMALLEST - 0.05]
+        if small:
+            found[name] = sorted({(t["cls"], t["px"], t["text"]) for t in small})[:12]
+    assert measured > 100, "hardly any text measured on the cards"
+    assert not found, found
+
+
+def zoomed(page) -> dict:
+    page.wait_for_selector("dialog.card-zoom[open] .card-zoom-text h2")
+    return page.evaluate(
+        """() => { const d = document.querySelector('dialog.card-zoom');
+        return {modal: d.matches(':modal'), name: d.querySelector('h2').textContent.trim(),
+                code: d.querySelector('[data-zoom-code]').dataset.zoomCode, text: d.innerText,
+                width: d.querySelector('[data-card]').getBoundingClientRect().width}; }"""
+    )
+
+
+def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_it(tour, as_player):
+    from rules.chronica import cards as C
+
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables["chronica"].removeprefix(tour.server.url))
+    card = page.locator(".cu-hand [data-card]").first
+    code = card.get_attribute("data-card")
+    card.hover()  # the pointer rests on a card of the hand: a peek, not modal
+    peek = zoomed(page)
+    assert peek["code"] == code and peek["name"] == C.CARD_BY_CODE[code]["name"] and not peek["modal"]
+    assert peek["width"] >= 200 and C.CLASS_WORDS["en"][C.CARD_BY_CODE[code]["class"]] in peek["text"]
+    shot(page, "card-zoom-peek-1280", full_page=False)
+    page.keyboard.press("Escape")
+    page.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    page.mouse.move(2, 2)
+
+    # The keyboard: the focus resting on a card's button opens it too; Escape closes it.
+    button = page.locator(".cu-hand button:has([data-card])").first
+    if button.count():
+        button.focus()
+        assert zoomed(page)["code"] == button.locator("[data-card]").get_attribute("data-card")
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+
+    # A phone: a long press on a card of the hand opens it over the page, and plays nothing.
+    phone = as_player[390]
+    visit(phone, tour.server, tour.tables["cosplay"].removeprefix(tour.server.url))
+    seq = phone.locator("section.table-status").get_attribute("data-seq")
+    target = phone.locator(".cp-hand [data-card]:visible").first
+    target.hover()  # (the pointer over its middle)
+    code = target.get_attribute("data-card")
+    phone.mouse.down()
+    big = zoomed(phone)
+    phone.mouse.up()
+    assert big["modal"] and big["code"] == code and big["width"] >= 200
+    shot(phone, "card-zoom-long-press-390", full_page=False)
+    phone.click("dialog.card-zoom [data-zoom-close]")
+    phone.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    assert phone.locator("section.table-status").get_attribute("data-seq") == seq, (
+        "the long press played the card"
+    )
+    # A tap on a card that is not a move (a recruitment zone's) opens it.
+    phone.locator(".cp-zones [data-card]:visible").first.click()
+    assert zoomed(phone)["modal"]
+    phone.keyboard.press("Escape")
+    phone.wait_for_function("!document.querySelector('dialog.card-zoom[open]')")
+    assert not page.errors and not phone.errors
+
+
+# What CSS itself writes on a Chronica board: an empty slot's name and the domains' initials on a card.
+CSS_WORDS = """() => {
+    const slot = document.querySelector('.cu-slot.empty[data-slot]');
+    const n = Number(slot.dataset.slot);
+    return {
+        slot: [n < 4 ? 'frontier' : 'hinterland', n % 4 + 1, getComputedStyle(slot, '::after').content],
+        initials: [1, 2, 3].map(k => getComputedStyle(document.querySelector(`.cu-card > span i:nth-of-type(${k})`), '::before').content),
+        pennants: ['e', 'g'].map(p => { const card = document.querySelector(`.cu-card.pref-${p}`);
+            return card ? getComputedStyle(card, '::after').content : null; }),
+    };
+}"""
+
+
+def test_the_words_css_draws_on_a_board_are_in_the_pages_language(tour, as_player):
+    """The page's language is its <html lang> (tests/test_i18n.py checks it is the reader's): CSS reads it."""
+    page = as_player[1280]
+    visit(page, tour.server, tour.tables["chronica"].removeprefix(tour.server.url))
+    page.wait_for_selector(".cu-board .cu-slot.empty", state="attached")
+    page.wait_for_selector(".cu-board .cu-card", state="attached")
+    names = {
+        "en": {"frontier": "Frontier", "hinterland": "Hinterland"},
+        "fr": {"frontier": "Frontière", "hinterland": "Arrière-pays"},
+    }
+    for lang, initials in (("en", ['"E"', '"P"', '"W"']), ("fr", ['"É"', '"P"', '"G"'])):
+        page.evaluate("lang => document.documentElement.lang = lang", lang)
+        seen = page.evaluate(CSS_WORDS)
+        row, n, content = seen["slot"]
+        assert content == f'"{names[lang][row]} {n}"', seen
+        assert seen["initials"] == initials, seen
+        # the preferred domain's pennant, where a card of the hand prefers Erudition or War
+        assert any(seen["pennants"]), seen
+        for pennant, expected in zip(seen["pennants"], (initials[0], initials[2]), strict=True):
+            assert pennant in (None, expected), seen
+    page.evaluate("document.documentElement.lang = 'en'")

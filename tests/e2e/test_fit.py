@@ -1,0 +1,212 @@
+"""The whole turn on one screen, in every kind of prompt (issue 28, points 1 and 4).
+
+Seeded games of the four games are walked through the API with random legal moves; at the first of each kind
+of prompt (the phase and a pending choice) and wherever a kind of move is first offered, the acting player's page is looked at, as
+a person would see it, at 390 × 844, 768 × 1024 and 1280 × 800: the turn line, the prompt with every one of
+its buttons, and the docked hand lie within the viewport without scrolling, and neither the turn line nor the
+prompt nor its buttons lie under the docked hand. At 390 and 1280 px axe-core (experimental rules included,
+such as label-content-name-mismatch) finds no serious or critical violation there. Screenshots go to
+artifacts/screenshots/fit-<game>-<n>-<width>.png.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.e2e.conftest import PASSWORD, shot, unique
+from tests.e2e.test_axe import grave_violations
+
+SIZES = [(390, 844), (768, 1024), (1280, 800)]
+AXE_WIDTHS = {390, 1280}
+# Per game: the players and options of the walk, its seed, and the longest walk in moves.
+WALKS = {
+    "cosmic_crowns": (3, {"mode": "hard"}, 11, 400),
+    "five_crowns": (2, {}, 5, 300),
+    "chronica": (2, {}, 3, 400),
+    "cosplay": (2, {}, 2, 400),
+}
+PROMPT = {
+    "cosmic_crowns": ".cc-prompt.mine",
+    "five_crowns": ".fc-prompt.mine",
+    "chronica": ".cu-prompt.mine",
+    "cosplay": ".cp-prompt.mine",
+}
+HAND = {"cosmic_crowns": ".cc-hand", "five_crowns": ".fc-hand", "chronica": ".cu-hand", "cosplay": ".cp-hand"}
+TURN = ".table-status .turn-line"
+
+SETUP = """
+import json
+from django.contrib.auth.models import User
+from accounts.models import ApiToken
+from tables import services
+names = {names!r}
+users = [User.objects.create_user(n, password={password!r}) for n in names]
+table = services.create_table(users[0], {game!r}, len(users), {options!r})
+for u in users[1:]:
+    services.join_table(table.pk, u)
+services.start_table(table.pk, users[0], seed={seed!r})
+print(json.dumps({{"table": table.pk, "tokens": [ApiToken.issue(u, "fit")[1] for u in users]}}))
+"""
+
+# The boxes of what the acting player needs, once the board has held still for ten frames (a live frame may
+# redraw it just after the page loads), at the top of the page as it opens.
+BOXES = """([turn, prompt, hand]) => new Promise((done, fail) => {
+    const box = el => { const r = el.getBoundingClientRect();
+        return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height}; };
+    const seen = el => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const look = () => {
+        const p = document.querySelector(prompt);
+        const buttons = p ? [...p.querySelectorAll('button, select, input:not([type=hidden]), a.button')].filter(seen) : [];
+        return JSON.stringify({
+            turn: seen(document.querySelector(turn)) ? box(document.querySelector(turn)) : null,
+            prompt: seen(p) ? box(p) : null,
+            hand: seen(document.querySelector(hand)) ? box(document.querySelector(hand)) : null,
+            buttons: buttons.map(b => ({label: (b.getAttribute('aria-label') || b.textContent || b.name || '').trim().replace(/\\s+/g, ' ').slice(0, 40), ...box(b)})),
+            scrollY: window.scrollY,
+        });
+    };
+    let last = look(), same = 0, frames = 0;
+    const next = () => {
+        const now = look();
+        same = now === last ? same + 1 : 0;
+        last = now;
+        if (same >= 10) return done(JSON.parse(now));
+        if (++frames > 600) return fail(new Error('the board never held still'));
+        requestAnimationFrame(next);
+    };
+    requestAnimationFrame(next);
+})"""
+
+
+def api(server, token: str, method: str, path: str, body=None):
+    request = urllib.request.Request(
+        server.url + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read() or b"null")
+
+
+def log_in(tour, username: str, width: int, height: int):
+    page = tour.context(width, height)
+    page.goto(f"{tour.server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.card-form button")
+    page.wait_for_url(f"{tour.server.url}/")
+    return page
+
+
+def prompt_kind(state: dict) -> tuple:
+    view = state["view"] or {}
+    pending = view.get("pending")
+    pending = pending.get("kind") if isinstance(pending, dict) else pending
+    return view.get("phase"), pending, frozenset(m["type"] for m in state["legal_moves"])
+
+
+def inside(box: dict, width: int, height: int) -> bool:
+    return (
+        box["top"] >= -0.5
+        and box["left"] >= -0.5
+        and box["bottom"] <= height + 0.5
+        and box["right"] <= width + 0.5
+    )
+
+
+def overlap(a: dict, b: dict) -> bool:
+    return min(a["right"], b["right"]) - max(a["left"], b["left"]) > 1 and (
+        min(a["bottom"], b["bottom"]) - max(a["top"], b["top"]) > 1
+    )
+
+
+def problems_at(boxes: dict, width: int, height: int) -> list[str]:
+    out = []
+    for what in ("turn", "prompt", "hand"):
+        box = boxes[what]
+        if box is None or box["height"] <= 0:
+            out.append(f"{what} is not drawn")
+        elif not inside(box, width, height):
+            out.append(f"{what} at {box['top']:.0f}–{box['bottom']:.0f} px, not within {width} × {height}")
+    for button in boxes["buttons"]:
+        if not inside(button, width, height):
+            out.append(
+                f"button {button['label']!r} at {button['top']:.0f}–{button['bottom']:.0f} px, off screen"
+            )
+    hand = boxes["hand"]
+    if hand:
+        for what, box in [("turn", boxes["turn"]), ("prompt", boxes["prompt"])]:
+            if box and overlap(box, hand):
+                out.append(
+                    f"the docked hand ({hand['top']:.0f} px) covers the {what} ({box['top']:.0f}–{box['bottom']:.0f} px)"
+                )
+        for button in boxes["buttons"]:
+            if overlap(button, hand) and not (
+                hand["top"] <= button["top"] and button["bottom"] <= hand["bottom"]
+            ):
+                out.append(f"the docked hand covers button {button['label']!r}")
+    return out
+
+
+@pytest.mark.parametrize("slug", list(WALKS))
+def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(tour, slug):
+    players, options, seed, longest = WALKS[slug]
+    names = [unique(f"fit{k}") for k in range(players)]
+    made = json.loads(
+        tour.server.manage(
+            "shell",
+            "-c",
+            SETUP.format(names=names, password=PASSWORD, game=slug, options=options, seed=seed),
+        )
+        .strip()
+        .splitlines()[-1]
+    )
+    table, tokens = made["table"], made["tokens"]
+    pages = {}  # (seat, size) -> a logged-in page, opened when first needed
+    rnd, seen, offered, drawn, failures = random.Random(seed), set(), set(), 0, {}
+    for _ in range(longest):
+        state = api(tour.server, tokens[0], "GET", f"/api/tables/{table}")
+        if state["status"] != "playing":
+            break
+        seat = state["to_act"][0]
+        mine = api(tour.server, tokens[seat], "GET", f"/api/tables/{table}")
+        kind = prompt_kind(mine)
+        if kind[:2] not in seen or not kind[2] <= offered:
+            seen.add(kind[:2])
+            offered |= kind[2]
+            drawn += 1
+            for width, height in SIZES:
+                page = pages.get((seat, width)) or log_in(tour, names[seat], width, height)
+                pages[(seat, width)] = page
+                page.goto(f"{tour.server.url}/tables/{table}/")
+                page.wait_for_selector(PROMPT[slug])
+                boxes = page.evaluate(BOXES, [TURN, PROMPT[slug], HAND[slug]])
+                shot(page, f"fit-{slug}-{drawn}-{width}", full_page=False)
+                found = problems_at(boxes, width, height)
+                if width in AXE_WIDTHS:
+                    found += grave_violations(page)
+                if found:
+                    failures[f"{slug} #{drawn} {sorted(k for k in kind[2])} {kind[:2]} at {width}"] = found
+                page.goto("about:blank")  # its socket closed: the walk's moves render no frame for it
+        move = rnd.choice(mine["legal_moves"])
+        try:
+            api(
+                tour.server,
+                tokens[seat],
+                "POST",
+                f"/api/tables/{table}/moves",
+                {"move": move, "seq": mine["seq"]},
+            )
+        except urllib.error.HTTPError as refused:
+            raise AssertionError(f"{move} refused: {refused.read().decode()}") from refused
+    for page in pages.values():
+        page.context.close()
+        tour.contexts.remove(page.context)
+    assert drawn >= 3, seen
+    assert not failures, "\n".join(f"{where}: {'; '.join(found)}" for where, found in failures.items())
