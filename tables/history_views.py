@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from accounts import blocks, presence
 from rules import registry
 from tables import club, history, ratings, social
-from tables.models import Rating, RatingChange, Table
+from tables.models import Table
 from tables.rendering import Snapshot
 from tables.selectors import games_list, names_of, ranking, seat_of
 
