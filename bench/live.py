@@ -1,9 +1,11 @@
-"""Live benchmark: moves posted over the HTTP API, frames pushed over the table sockets, under a steady load.
+"""Live benchmark: moves sent over the table sockets (or posted), frames pushed back, under a steady load,
+beside the echo app, the floor and a real game server (boardgame.io).
 
 Run:  .venv/bin/python bench/live.py            (what `make bench` runs; about 4 minutes on 2 cores)
       .venv/bin/python bench/live.py --quick    (a smoke run of a few seconds per part)
 Flags: --tables N (25) --rates 5,25,50 --duration SECONDS (10) --skip-saturation --skip-idle
-       --no-services --quick; see --help for the rest (saturation ladder, idle socket count).
+       --no-services --no-peer --moves socket|http --quick; see --help for the rest (saturation ladder,
+       idle socket count).
 
 Everything runs on this machine over 127.0.0.1; every server it starts it stops at the end.
 
@@ -20,14 +22,23 @@ What it does, in order:
          daphne: its RSS before and after (KiB per socket) and its CPU over 10 idle seconds.
   A/B/C  For each rate R: R moves/s offered, open loop, for --duration seconds, to the site, then the
          floor, then the echo app, with the same client code. A move goes to the next table that is ready (no
-         move in flight); when none is, the slot is lost and counted ("no-ready"). Before each move,
-         outside the measurement, the client GETs /api/tables/<id> as the seat to act for its
-         legal_moves and seq. A move's latency runs from sending POST /api/tables/<id>/moves to the
+         move in flight); when none is, the slot is lost and counted ("no-ready"). The site's moves
+         (--moves socket, the default) go as a browser sends them: the seat whose latest frame offers
+         moves (its buttons' data-move) sends one of them, {"move", "seq"}, over its own socket, with no
+         other request. Otherwise (--moves http, and the echo app and the floor) the client GETs
+         /api/tables/<id> as the seat to act for its legal_moves and seq before each move, outside the
+         measurement, and POSTs /api/tables/<id>/moves. A move's latency runs from sending it to the
          moment the frame carrying the new seq (data-seq="N" in its status section) has arrived at all
          4 seats' sockets. Then a saturation search per app: the offered rate doubles (--sat-start up
          to --sat-max) until the achieved rate falls under 90% of it or p99 passes 1 s; the saturation
          rate is the highest rate sustained. Rates the load phases already ran count as steps: the
          ladder starts past the highest one sustained and stops short of the lowest one that was not.
+  F      The boardgame.io peer (../shared/peers/bgio, copied with its node_modules into var/peer-bgio
+         on first use: node and npm needed, else skipped with a note) at each rate of A/B/C, right after
+         the site, with its own load client (its run.sh): the same tables, seats and latency rule, and
+         its server's CPU from /proc. Printed side by side with the site: moves/s, server CPU per move
+         (ms, utime + stime over the window / moves), p50/p95/p99, errors, median bytes per seat per move,
+         and site/peer ratios; with the saturation search, the peer's own ladder (25, 50, 100, ...) too.
   E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 9, flushed before and
          after; WORKER_IN_PROCESS=false): the saturation search against one daphne, then two (a table's
          HTTP and its seats' sockets spread over both ports, so frames cross processes through Redis).
@@ -85,6 +96,10 @@ PG = "postgres://postgres@127.0.0.1:5432/{}"
 REDIS = "redis://127.0.0.1:6379/9"
 STATUS_SEQ = re.compile(r'id="table-\d+-status"[^>]*?\sdata-seq="(\d+)"')
 ANY_SEQ = re.compile(r'data-seq="(\d+)"')
+MOVE_ATTR = re.compile(r'data-move="([^"]*)"')
+REFUSED = re.compile(r'data-refused="(\d+)"')
+PEER = ROOT / "var" / "peer-bgio"  # a copy of ../shared/peers/bgio with its node_modules (made on first use)
+PEER_SOURCE = ROOT.parent / "shared" / "peers" / "bgio"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 HTTP_TIMEOUT = 10.0
 OPEN_TIMEOUT = 30.0
@@ -218,6 +233,7 @@ class Stats:
     frame_sizes: list[int] = field(default_factory=list)
     client_cpu: float = 0.0
     server_cpu: float = 0.0
+    server_cpu_seconds: float = 0.0
     lag: float = 0.0
     problems: list[str] = field(default_factory=list)
     noted: ClassVar[bool] = False  # any problem in the run: the server logs are kept
@@ -225,6 +241,11 @@ class Stats:
     @property
     def achieved(self) -> float:
         return self.completed / self.duration
+
+    @property
+    def cpu_ms_per_move(self) -> float | None:
+        """The servers' CPU (utime + stime from /proc) over the window, per move completed in it."""
+        return 1000 * self.server_cpu_seconds / self.completed if self.completed else None
 
     @property
     def errors(self) -> int:
@@ -264,6 +285,21 @@ def frame_seq(text: str) -> int | None:
     return max(map(int, seqs)) if seqs else None
 
 
+def offered_moves(text: str) -> list[dict]:
+    """The moves a frame offers its seat (the board's buttons carry them, as the browser sends them)."""
+    import html
+
+    moves = []
+    for raw in MOVE_ATTR.findall(text):
+        try:
+            move = json.loads(html.unescape(raw))
+        except ValueError:
+            continue  # (the Undo button's data-move="take_back")
+        if isinstance(move, dict):
+            moves.append(move)
+    return moves
+
+
 # ---------------------------------------------------------------------------------------------- client
 
 
@@ -283,6 +319,7 @@ class App:
         self.tables: list[LiveTable] = []
         self.ready: collections.deque[LiveTable] = collections.deque()
         self.stats = Stats(name, 0, 1)  # between phases: set-up and settling
+        self.socket_moves = False  # moves sent over the mover's socket, read from its frames (the site)
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=256, limit_per_host=0),
             timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT),
@@ -359,6 +396,7 @@ class App:
 class Waiter:
     def __init__(self, target: int):
         self.target, self.end, self.done = target, None, asyncio.Event()
+        self.refused: str | None = None  # a socket move's refusal: its status and the frame's end
 
 
 class LiveTable:
@@ -371,6 +409,7 @@ class LiveTable:
         self.seats: dict[int, Player] = {}
         self.sockets, self.readers = [], []
         self.seen, self.acked = [0] * SEATS, 0
+        self.offered: list[list[dict]] = [[] for _ in range(SEATS)]  # each seat's moves, from its last frame
         self.waiter: Waiter | None = None
         self.prepared = None
         self.guess = 0
@@ -400,6 +439,7 @@ class LiveTable:
         if status != 200:
             raise BenchError(f"{app.name}: start answered {status} {started}")
         self.seen, self.acked, self.sockets, self.readers = [0] * SEATS, 0, [], []
+        self.offered = [[] for _ in range(SEATS)]
         self.prepared, self.guess, self.waiter = None, 0, None
         self.broken = self.closing = False
         for seat in range(SEATS):
@@ -408,15 +448,23 @@ class LiveTable:
             self.sockets.append(ws)
             first = await asyncio.wait_for(ws.recv(), OPEN_TIMEOUT)
             self.seen[seat] = frame_seq(first) or 0
+            self.offered[seat] = offered_moves(first) if app.socket_moves else []
             self.readers.append(asyncio.create_task(self.read(seat, ws)))
 
     async def read(self, seat: int, ws) -> None:
         try:
             async for text in ws:
                 self.app.stats.frame_sizes.append(len(text.encode() if isinstance(text, str) else text))
+                refused = REFUSED.search(text) if isinstance(text, str) and self.app.socket_moves else None
+                if refused is not None and self.waiter is not None:
+                    self.waiter.refused = f"{refused.group(1)} {text[-200:]}"
+                    self.waiter.done.set()
+                    continue
                 seq = frame_seq(text) if isinstance(text, str) else None
                 if seq is not None and seq > self.seen[seat]:
                     self.seen[seat] = seq
+                    if self.app.socket_moves:
+                        self.offered[seat] = offered_moves(text)
                     waiter = self.waiter
                     if waiter is not None and waiter.end is None and min(self.seen) >= waiter.target:
                         waiter.end = time.perf_counter()
@@ -446,6 +494,27 @@ class LiveTable:
             stats.note(f"{self.app.name}: a table could not be replaced: {e!r}"[:300])
 
     async def prepare(self, stats: Stats) -> bool:
+        """Pick the next move: from the frames (socket moves), else by a GET as the seat expected to act."""
+        if self.app.socket_moves:
+            return await self.prepare_from_frames(stats)
+        return await self.prepare_by_get(stats)
+
+    async def prepare_from_frames(self, stats: Stats) -> bool:
+        """As a browser does: the seat whose latest frame offers moves plays one of them, at that frame's seq.
+        A table whose frames offer nobody a move is over: a fresh one takes its place."""
+        for _ in range(2):
+            now = max(self.seen)
+            movers = [s for s in range(SEATS) if self.seen[s] == now and self.offered[s]]
+            if movers:
+                seat = movers[0]
+                self.prepared = (seat, self.rng.choice(self.offered[seat]), now)
+                return True
+            await self.reopen(stats)
+            if self.dead:
+                return False
+        return False
+
+    async def prepare_by_get(self, stats: Stats) -> bool:
         """GET the table as the seat expected to act (outside the measurement) and pick a legal move."""
         for _ in range(SEATS + 2):
             try:
@@ -482,6 +551,9 @@ class LiveTable:
         self.prepared = None
         waiter = self.waiter = Waiter(seq + 1)
         start = time.perf_counter()
+        if self.app.socket_moves:
+            await self.move_over_socket(stats, seat, move, seq, waiter, start)
+            return
         try:
             status, answer = await self.app.call(
                 self.port,
@@ -506,6 +578,27 @@ class LiveTable:
             return
         finally:
             self.waiter = None
+        stats.latencies.append(waiter.end - start)
+        stats.completed += waiter.end <= stats.end + GRACE
+
+    async def move_over_socket(self, stats: Stats, seat, move, seq, waiter: Waiter, start: float) -> None:
+        """{"move", "seq"} over the mover's own socket; done when all 4 seats have the frame (or refused)."""
+        try:
+            await self.sockets[seat].send(json.dumps({"move": move, "seq": seq}))
+            await asyncio.wait_for(waiter.done.wait(), self.app.frame_timeout)
+        except ConnectionClosed:
+            return  # (its reader counts the drop)
+        except TimeoutError:
+            stats.missing += 1
+            stats.note(f"{self.app.name}: table {self.id} seq {seq + 1}: frames at seats {self.seen}")
+            return
+        finally:
+            self.waiter = None
+        if waiter.refused is not None:
+            status = int(waiter.refused.split()[0])
+            stats.refused(status, f"{self.app.name}: socket move refused {waiter.refused}"[:300])
+            return
+        self.acked = seq + 1
         stats.latencies.append(waiter.end - start)
         stats.completed += waiter.end <= stats.end + GRACE
 
@@ -556,6 +649,7 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     cpu1, server1 = os.times(), app.server_cpu()
     stats.client_cpu = 100 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / duration
     stats.server_cpu = 100 * (server1 - server0) / duration
+    stats.server_cpu_seconds = server1 - server0
     if tasks:
         _, pending = await asyncio.wait(set(tasks), timeout=app.frame_timeout + HTTP_TIMEOUT + 5)
         for task in pending:
@@ -716,6 +810,133 @@ def print_saturation(site: float, echo: float, site_peak: float, echo_peak: floa
     print(f"  site saturation >= 0.5x echo's: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
 
 
+# ---------------------------------------------------------------------------------------------- the peer
+
+
+@dataclass
+class PeerRun:
+    """One run of the boardgame.io peer (its load.js's JSON line)."""
+
+    rate: float
+    figures: dict
+
+    def get(self, name: str):
+        return self.figures.get(name)
+
+
+def peer_ready() -> str | None:
+    """None when the peer can run (node, and its node_modules in a copy under var/), else why not."""
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not (PEER / "node_modules" / "boardgame.io").is_dir():
+        if not PEER_SOURCE.is_dir():
+            return f"{PEER_SOURCE} is missing"
+        if shutil.which("npm") is None:
+            return "npm is not installed"
+        PEER.mkdir(parents=True, exist_ok=True)
+        for path in PEER_SOURCE.iterdir():
+            if path.is_file():
+                target = PEER / path.name
+                shutil.copyfile(path, target)
+                target.chmod(0o755 if path.suffix == ".sh" else 0o644)
+        out = subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"], cwd=PEER, capture_output=True, text=True, timeout=600
+        )
+        if out.returncode:
+            return f"npm ci failed: {(out.stderr or out.stdout).strip().splitlines()[-1:]}"
+    return None
+
+
+def peer_lines(*args: str, timeout: float) -> list[str]:
+    out = subprocess.run(
+        ["bash", str(PEER / "run.sh"), *args], cwd=PEER, capture_output=True, text=True, timeout=timeout
+    )
+    return out.stdout.strip().splitlines() + [f"! {line}" for line in out.stderr.strip().splitlines()[-3:]]
+
+
+def peer_run(tables: int, rate: float, duration: float) -> PeerRun:
+    """The peer at ``rate`` moves/s for ``duration`` seconds: a fresh server, its load client, stopped."""
+    lines = peer_lines(str(tables), f"{rate:g}", f"{duration:g}", timeout=duration + 180)
+    for line in reversed(lines):
+        if line.startswith("{"):
+            return PeerRun(rate, json.loads(line))
+    return PeerRun(rate, {"errors": None, "failure": " | ".join(lines)[-300:]})
+
+
+def peer_saturation(tables: int, duration: float) -> tuple[float, float]:
+    """(highest rate sustained, highest rate achieved) of the peer's own ladder (run.sh saturate)."""
+    lines = peer_lines("saturate", str(tables), f"{duration:g}", timeout=20 * (duration + 60))
+    sustained, peak = 0.0, 0.0
+    for line in lines:
+        if line.startswith("offered "):
+            try:
+                peak = max(peak, float(json.loads(line.split(": ", 1)[1]).get("moves_per_s") or 0))
+            except (ValueError, IndexError):
+                pass
+        elif line.startswith("{") and "saturation_sustained_moves_per_s" in line:
+            sustained = float(json.loads(line)["saturation_sustained_moves_per_s"])
+    return sustained, peak
+
+
+PEER_HEADER = (
+    f"{'rate':<8}{'server':<10}{'mv/s':>7}{'CPU ms/mv':>10}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}"
+    f"{'errors':>7}{'B/seat/mv':>10}"
+)
+
+
+def print_peer_pair(site: Stats, peer: PeerRun) -> None:
+    p = peer.figures
+    site_bytes = percentile(site.frame_sizes, 50)
+    print(
+        f"{f'{site.rate:g}/s':<8}{'site':<10}{site.achieved:>7.1f}{fmt(site.cpu_ms_per_move, '.1f'):>10}"
+        f"{fmt(site.ms(50)):>8}{fmt(site.ms(95)):>8}{fmt(site.ms(99)):>8}{site.errors:>7}{fmt(site_bytes):>10}"
+    )
+    print(
+        f"{'':<8}{'bgio':<10}{fmt(p.get('moves_per_s'), '.1f'):>7}{fmt(p.get('cpu_ms_per_move'), '.1f'):>10}"
+        f"{fmt(p.get('p50_ms'), '.0f'):>8}{fmt(p.get('p95_ms'), '.0f'):>8}{fmt(p.get('p99_ms'), '.0f'):>8}"
+        f"{fmt(p.get('errors'), 'd'):>7}{fmt(p.get('frame_bytes'), '.0f'):>10}"
+    )
+    if "failure" in p:
+        print(f"          ! the peer's run failed: {p['failure']}")
+    print(
+        f"{'':<8}{'site/bgio':<10}{ratio(site.achieved, p.get('moves_per_s')):>7}"
+        f"{ratio(site.cpu_ms_per_move, p.get('cpu_ms_per_move')):>10}{ratio(site.ms(50), p.get('p50_ms')):>8}"
+        f"{ratio(site.ms(95), p.get('p95_ms')):>8}{ratio(site.ms(99), p.get('p99_ms')):>8}{'':>7}"
+        f"{ratio(site_bytes, p.get('frame_bytes')):>10}",
+        flush=True,
+    )
+
+
+def print_peer_targets(pairs: dict, tables: int, saturation: tuple | None) -> None:
+    print("\nTargets against the peer at 25 tables x 4 seats and 50 moves/s (issue 31, point 4):")
+    if tables != 25 or 50 not in pairs:
+        print("  not measured in this run (needs --tables 25 and 50 among --rates)")
+    else:
+        site, peer = pairs[50]
+        p = peer.figures
+        for label, mine, theirs, bound in (
+            ("server CPU per move", site.cpu_ms_per_move, p.get("cpu_ms_per_move"), 3),
+            ("p50", site.ms(50), p.get("p50_ms"), 3),
+            ("p99", site.ms(99), p.get("p99_ms"), 5),
+        ):
+            ok = mine is not None and theirs and mine <= bound * theirs
+            print(
+                f"  site {label} <= {bound}x the peer's: {verdict(ok)} ({fmt(mine, '.1f')} vs {fmt(theirs, '.1f')},"
+                f" {ratio(mine, theirs)})"
+            )
+        print(
+            f"  site zero errors: {verdict(site.errors == 0)} ({site.errors} errors; the peer {p.get('errors')})"
+        )
+    if saturation is not None:
+        (site_rate, site_peak), (peer_rate, peer_peak) = saturation
+        value, basis = capacity_ratio(site_rate, peer_rate, site_peak, peer_peak)
+        ok = value is not None and value >= 0.5
+        print(
+            f"  saturation: site sustains {site_rate:g} moves/s, the peer {peer_rate:g} (peaks {site_peak:.1f} and "
+            f"{peer_peak:.1f}); site >= 0.5x the peer's: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})"
+        )
+
+
 # ---------------------------------------------------------------------------------------------- runs
 
 
@@ -727,9 +948,12 @@ def ladder(start: float, top: float) -> list[float]:
     return rates
 
 
-async def open_app(name: str, servers: list[Server], players: list[Player], cookie: str, args) -> App:
+async def open_app(
+    name: str, servers: list[Server], players: list[Player], cookie: str, args, socket_moves: bool = False
+) -> App:
     app = App(name, servers, players, cookie)
     app.frame_timeout = args.frame_timeout
+    app.socket_moves = socket_moves
     start = time.perf_counter()
     await app.open_tables(args.tables)
     print(
@@ -759,7 +983,9 @@ async def local_part(args, tmp: pathlib.Path) -> None:
         Server, "floor daphne", "bench.floor_app:application", ROOT, env, tmp / "floor.log"
     )
     print(f"servers up in {time.perf_counter() - started:.1f} s (migrate, players, daphne x3)", flush=True)
-    site = await open_app("site", [site_server], players_of(info), info["cookie"], args)
+    site = await open_app(
+        "site", [site_server], players_of(info), info["cookie"], args, socket_moves=args.moves == "socket"
+    )
     echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
     echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
     floor = await open_app("floor", [floor_server], echo_players, "sessionid", args)
@@ -786,7 +1012,8 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             flush=True,
         )
         print(HEADER)
-        pairs, floors = {}, {}
+        pairs, floors, against = {}, {}, {}
+        why_no_peer = "--no-peer" if args.no_peer else await asyncio.to_thread(peer_ready)
         for rate in args.rates:
             s = await run_phase(site, rate, args.duration)
             print_row(s, f"{rate:g}/s")
@@ -798,7 +1025,21 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             print_ratios(f, e, "floor/echo")
             pairs[rate] = (s, e)
             floors[rate] = f
+            if why_no_peer is None:
+                against[rate] = (s, await asyncio.to_thread(peer_run, args.tables, rate, args.duration))
         print_targets(pairs, args.tables)
+        moved = "over the socket" if site.socket_moves else "posted over HTTP"
+        if why_no_peer is None:
+            print(
+                f"\nF. Against boardgame.io 0.50 (../shared/peers/bgio, in-memory, socket.io), same load: "
+                f"{args.tables} tables x {SEATS} seats, {args.duration:g} s per rate; the site's moves {moved}; "
+                f"the peer's server runs while the site's idles (load average {os.getloadavg()[0]:.2f})"
+            )
+            print(PEER_HEADER)
+            for s, peer in against.values():
+                print_peer_pair(s, peer)
+        else:
+            print(f"\nF. Against boardgame.io: skipped ({why_no_peer})")
 
         if not args.skip_saturation:
             rates = ladder(args.sat_start, args.sat_max)
@@ -828,6 +1069,17 @@ async def local_part(args, tmp: pathlib.Path) -> None:
                 f"  (the floor, the echo app's answers made by Django, sustains {floor_rate:g} moves/s: "
                 f"{fmt(value, '.2f')}x echo's)"
             )
+            if why_no_peer is None:
+                peer_sat = await asyncio.to_thread(peer_saturation, args.tables, args.sat_duration)
+                print(
+                    f"  (the peer, its own ladder 25, 50, 100, ...: sustains {peer_sat[0]:g} moves/s, "
+                    f"peak {peer_sat[1]:.1f})"
+                )
+                print_peer_targets(
+                    against, args.tables, ((site_rate, max(s.achieved for s in site_runs)), peer_sat)
+                )
+        elif why_no_peer is None:
+            print_peer_targets(against, args.tables, None)
     finally:
         for app in (site, floor, echo):
             await app.close()
@@ -923,6 +1175,10 @@ def parse_args(argv=None):
     parser.add_argument("--skip-saturation", action="store_true")
     parser.add_argument("--skip-idle", action="store_true")
     parser.add_argument("--no-services", action="store_true", help="skip part E (PostgreSQL + Redis)")
+    parser.add_argument("--no-peer", action="store_true", help="skip part F (boardgame.io beside the site)")
+    parser.add_argument(
+        "--moves", choices=("socket", "http"), default="socket", help="how the site's moves are sent"
+    )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 tables, short phases")
     args = parser.parse_args(argv)
     if args.quick:

@@ -12,8 +12,8 @@ connection (persistent on SQLite: ``CONN_MAX_AGE``; lent by the pool on PostgreS
 the view run in Django's sync mode, as under WSGI, and a request is one trip to that thread: its
 ``request_started``, the whole chain and its ``request_finished`` (Django's handler makes three trips).
 
-The thread knows which event loop its request came from (``serving_loop``): ``tables.live`` hands the
-frames of a move to that loop to send and goes on to the next request without waiting for them.
+The thread knows which event loop its request came from (``tables.loops.serving_loop``): the frames and
+badges of a move are handed to that loop to send, and the thread goes on to its next request at once.
 
 One thread suits SQLite, which takes one writer at a time: requests queue in order on the thread instead
 of waiting for the write lock in SQLite's busy handler. PostgreSQL serves requests side by side, so it
@@ -52,12 +52,7 @@ from django.urls import Resolver404, resolve, set_script_prefix
 from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
-_serving = threading.local()
-
-
-def serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop whose request the current thread is serving (a thread of the pool), else None."""
-    return getattr(_serving, "loop", None)
+from tables.loops import serve
 
 
 class PooledASGIHandler(ASGIHandler):
@@ -132,7 +127,7 @@ class PooledASGIHandler(ASGIHandler):
     def serve_on_thread(self, scope, body_file, loop):
         """On the request's thread: request_started, the middleware and the view, and (for an answer that
         is not streamed) the response's close() with request_finished. The response, ready to send."""
-        _serving.loop = loop  # (tables.live hands its frames to this loop without waiting for it)
+        serve(loop)  # (tables.loops hands the frames and badges of a change to this loop, without waiting)
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, response = self.create_request(scope, body_file)
         if request is not None:

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 
 from django.utils.translation import gettext
 
+from tables.errors import NotFound, TableError
 from tables.models import Invitation, Seat, Table
-from tables.services import NotFound, TableError
 
 SESSION_KEY = "table_invites"  # {str(table id): token} of the invite links this browser has opened
 SESSION_GRANTS_KEPT = 200

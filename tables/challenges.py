@@ -21,10 +21,10 @@ from accounts import blocks, push
 from accounts.limits import LimitReached, room_for
 from accounts.models import ClubSetting, Follow
 from accounts.preferences import in_words, language_of
-from tables import notifications, services, social
+from tables import notifications, selectors, services, social
 from tables.club import person
+from tables.errors import BadRequest, Conflict, Forbidden, NotFound
 from tables.models import Challenge, Seat, Table
-from tables.services import BadRequest, Conflict, Forbidden, NotFound
 
 OPEN_SEAT = "open"
 LIVE_CLOCK = 3600  # a clock under an hour per move is a live game: its challenge waits minutes, not a day
@@ -289,13 +289,7 @@ def expire_due(now=None) -> int:
     return len(due)
 
 
-def received(user):
-    """Challenges waiting for ``user``'s answer, newest first."""
-    return (
-        Challenge.objects.filter(challenged=user, status=Challenge.PENDING, expires_at__gt=timezone.now())
-        .select_related("challenger")
-        .order_by("-created_at", "-pk")
-    )
+received = selectors.challenges_received  # (a read: the badge's context reads it too, without this module)
 
 
 SENT_SHOWN_DAYS = 7

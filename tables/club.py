@@ -12,8 +12,8 @@ from accounts import blocks, presence
 from accounts.models import Block, ClubSetting, Follow
 from rules import registry
 from tables import ratings
+from tables.errors import BadRequest, Forbidden, NotFound
 from tables.models import Rating, Seat, Table
-from tables.services import BadRequest, Forbidden, NotFound
 
 
 def person(username, *, active_only: bool = True):

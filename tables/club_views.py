@@ -18,7 +18,8 @@ from accounts import avatars, presence
 from accounts.limits import parse_id
 from tables import challenges, club, leaving, services
 from tables.club_api import export_response
-from tables.views import games_list
+from tables.selectors import games_list
+from tables.texts import MOVE_TIMES
 
 AVATAR_MAX_AGE = 300
 
@@ -102,7 +103,7 @@ def _challenge_form_context(request, other, data=None) -> dict:
         "other": other,
         "games": games,
         "engine": engine,
-        "clocks": [(value, str(label)) for value, label in services.MOVE_TIMES.items()],
+        "clocks": [(value, str(label)) for value, label in MOVE_TIMES.items()],
         "levels": services.BOT_LEVELS,
         "player_counts": range(max(2, engine.min_players), engine.max_players + 1),
         "data": data,

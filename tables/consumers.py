@@ -1,4 +1,4 @@
-"""Live updates. The socket only pushes: moves go over HTTP.
+"""Live updates, and moves sent over the socket (``tables.socket_moves``).
 
 Each socket joins its viewer's group in its language (``tables.live``): its seat's, or the spectators'.
 After a change, the process that made it renders each (viewer, language) frame once and sends it there;
@@ -7,6 +7,8 @@ or leaves a seat.
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -20,7 +22,7 @@ from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live, selectors
+from tables import chat_frames, live, selectors, socket_moves
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
@@ -149,7 +151,12 @@ class TableConsumer(
         await self.count_watching()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """Nothing is accepted from the client: moves are HTTP posts."""
+        """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told."""
+        refusal = await database_sync_to_async(socket_moves.play)(
+            self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
+        )
+        if refusal is not None:
+            await self.send(text_data=refusal)
 
     async def blocks_changed(self, event):
         """This socket's person blocked or unblocked someone (accounts.blocks): whose chat to leave out."""

@@ -34,7 +34,7 @@ def your_turn(request):
 
 
 def waiting_for(user) -> Waiting:
-    from tables.challenges import received
+    from tables.selectors import challenges_received as received
     from tables.social import open_invitations
     from tables.your_turn import waiting_ids
 

@@ -19,8 +19,9 @@ from django.utils.translation import gettext
 
 from accounts.preferences import in_words
 from rules import registry
-from tables import ratings, social
-from tables.models import Move, Seat, Standing, Table
+from tables import ratings, selectors, social
+from tables.access import may_watch
+from tables.models import Move, Rating, RatingChange, Seat, Standing, Table
 
 HISTORY_RESULTS = ("won", "lost", "shared")
 
@@ -48,8 +49,6 @@ def look_back(pk, viewer) -> tuple[Table | None, bool]:
         return None, False
     if table.status == Table.FINISHED:
         return (table, True) if visible_tables(viewer).filter(pk=pk).exists() else (None, False)
-    from tables.access import may_watch  # (access needs services, which needs this module)
-
     if not may_watch(table, viewer):  # the one rule of who sees a table being played
         return None, False
     return table, False
@@ -356,3 +355,24 @@ def record_against(me, other) -> dict:
         lost=Count("pk", filter=Q(outcome=Standing.LOST)),
     )
     return counts
+
+
+def player_record(user, viewer) -> list[dict]:
+    """Per game (every game of the club): played, won, current rating, provisional mark and chart."""
+    played = record_by_game(user, viewer)
+    current = {r.game: r for r in Rating.objects.filter(user=user)}
+    changes: dict[str, list] = {}
+    for change in RatingChange.objects.filter(user=user).order_by("at", "id"):
+        changes.setdefault(change.game, []).append(change)
+    return [
+        {
+            "game": g,
+            "played": played.get(g.slug, {}).get("played", 0),
+            "won": played.get(g.slug, {}).get("won", 0),
+            "rating": ratings.shown(current.get(g.slug)),
+            "display_rating": ratings.display_of(current.get(g.slug)),
+            "provisional": ratings.provisional(current.get(g.slug)),
+            "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
+        }
+        for g in selectors.games_list()
+    ]

@@ -11,7 +11,6 @@ from accounts.limits import parse_id
 from rules import registry
 from tables import club, history, ratings
 from tables.api import api_view, error
-from tables.history_views import player_record
 
 HISTORY_LIMIT = 200
 
@@ -79,7 +78,7 @@ def player(request, username):
         return error(_("No such player."), 404)
     games = {
         row["game"].slug: {k: row[k] for k in ("played", "won", "rating", "display_rating", "provisional")}
-        for row in player_record(user, request.api_user)
+        for row in history.player_record(user, request.api_user)
     }
     return JsonResponse(
         {

@@ -16,10 +16,9 @@ from django.utils.translation import gettext as _
 from accounts import blocks, presence
 from rules import registry
 from tables import club, history, ratings, social
-from tables.models import Rating, RatingChange, Table
+from tables.models import Table
 from tables.rendering import Snapshot
-from tables.selectors import names_of, ranking, seat_of
-from tables.views import games_list
+from tables.selectors import games_list, names_of, ranking, seat_of
 
 HISTORY_PAGE = 25
 
@@ -154,33 +153,12 @@ def leaderboard(request, slug):
     return render(request, "tables/leaderboard.html", ctx)
 
 
-def player_record(user, viewer) -> list[dict]:
-    """Per game (every game of the club): played, won, current rating, provisional mark and chart."""
-    played = history.record_by_game(user, viewer)
-    current = {r.game: r for r in Rating.objects.filter(user=user)}
-    changes: dict[str, list] = {}
-    for change in RatingChange.objects.filter(user=user).order_by("at", "id"):
-        changes.setdefault(change.game, []).append(change)
-    return [
-        {
-            "game": g,
-            "played": played.get(g.slug, {}).get("played", 0),
-            "won": played.get(g.slug, {}).get("won", 0),
-            "rating": ratings.shown(current.get(g.slug)),
-            "display_rating": ratings.display_of(current.get(g.slug)),
-            "provisional": ratings.provisional(current.get(g.slug)),
-            "chart": ratings.chart(changes.get(g.slug, [])[-ratings.CHART_POINTS :]),
-        }
-        for g in games_list()
-    ]
-
-
 def player(request, username):
     user = get_object_or_404(get_user_model(), username=username)
     recent = history.player_history(user, request.user, history.HistoryFilters())
     ctx = {
         "player": user,
-        "record": player_record(user, request.user),
+        "record": history.player_record(user, request.user),
         "recent": history.history_rows(
             recent.prefetch_related("seats__user")[:10], user, ratings.changes_by_table(user)
         ),

@@ -12,18 +12,14 @@ one, and the seat of every player, so a socket whose person took or left a seat 
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from accounts.preferences import chosen_language
-from config.handlers import serving_loop
-from tables import selectors
+from tables import loops, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -113,31 +109,5 @@ class Publication:
 
 
 def send(layer, messages: list[tuple[str, dict]]) -> None:
-    """Send each (group, message). On a thread serving a request (config.handlers) the sending is handed to
-    the request's event loop and the thread goes on to its next request at once; elsewhere (the worker,
-    a test calling a service) it is done before this returns."""
-    loop = serving_loop()
-    if loop is None:
-        async_to_sync(_send_all)(layer, messages)
-    else:
-        # In a context of its own: the request's (its thread-sensitive context among it) ends before this.
-        loop.call_soon_threadsafe(_start_sending, loop, layer, messages, context=contextvars.Context())
-
-
-_sending: set[asyncio.Task] = set()  # the sendings under way (the loop keeps only weak references to tasks)
-
-
-def _start_sending(loop, layer, messages) -> None:
-    task = loop.create_task(_send_all(layer, messages))
-    _sending.add(task)
-    task.add_done_callback(_sent)
-
-
-def _sent(task: asyncio.Task) -> None:
-    _sending.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.error("Sending frames failed", exc_info=task.exception())
-
-
-async def _send_all(layer, messages) -> None:
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+    """Send each (group, message) from the event loop the thread works for (``tables.loops``)."""
+    loops.send(layer, messages)

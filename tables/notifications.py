@@ -8,7 +8,6 @@ for a mail server or a push service.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -28,6 +27,7 @@ from accounts.preferences import (
     quiet_end,
     zone_of,
 )
+from tables import loops
 
 
 def user_group(user_id: int) -> str:
@@ -79,13 +79,15 @@ def refresh_badges(table_id: int, user_ids: list[int]) -> None:
     from tables.live import has_listeners
     from tables.models import Table
 
-    table = None
+    table, messages = None, []
     for user_id in user_ids:
         group = user_group(user_id)
         if has_listeners(layer, group):
             table = table or Table.objects.filter(pk=table_id).only("pk", "game").first()
             message = {"type": "turn.changed", "table": table_id, "html": badge(user_id, changed=table)}
-            async_to_sync(layer.group_send)(group, message)
+            messages.append((group, message))
+    if messages:
+        loops.send(layer, messages)  # (from the event loop: a request's thread does not wait for it)
 
 
 def badge(user, changed=None) -> str:  # (a user or a user id)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import re
 import threading
 
 from django.template import (
@@ -48,6 +49,8 @@ from django.template.loader_tags import IncludeNode
 from django.template.smartif import Literal
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.templatetags.static import StaticNode
+from django.urls import get_script_prefix
+from django.utils.translation import get_language
 
 KEPT_PARTS = 16384  # (the least recently used go first)
 _kept: dict[bytes, str] = {}
@@ -81,8 +84,6 @@ def _nodes(nodelist, bound: frozenset, found: set) -> None:
 
 def _node(node: Node, bound: frozenset, found: set) -> str | None:
     """Add what ``node`` reads to ``found``; return the name it binds for what follows (``as x``), if any."""
-    from tables.templatetags.table_tags import SharedNode, SqueezeNode
-
     expr = lambda e: _expr(e, bound, found)  # noqa: E731
     if isinstance(node, TextNode | LoadNode | CommentNode):
         return None
@@ -243,3 +244,44 @@ def drawn(digest: bytes, draw) -> str:
         while len(_kept) > KEPT_PARTS:
             _kept.pop(next(iter(_kept)))
     return html
+
+
+# --- The template nodes of {% squeeze %} and {% shared %} (their tags: tables.templatetags.table_tags) ---
+
+
+class SqueezeNode(Node):
+    def __init__(self, nodelist):
+        self.nodelist = nodelist
+
+    def render(self, context):
+        return SQUEEZE.sub("\n", self.nodelist.render(context))
+
+
+# A line break and the whitespace after it: the template's indentation. The browser collapses the run to
+# one space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
+SQUEEZE = re.compile(r"\n\s+")
+
+
+class SharedNode(Node):
+    def __init__(self, name, values, nodelist):
+        self.name, self.values, self.nodelist = name, values, nodelist
+        self.inputs = inputs_of(nodelist)  # (raises TemplateSyntaxError for a read it cannot see)
+
+    def render(self, context):
+        if not context.get(SHARED_PARTS):
+            return self.nodelist.render(context)
+        head = (
+            self.name.resolve(context),
+            get_language(),
+            get_script_prefix(),
+            context.autoescape,
+            [v.resolve(context) for v in self.values],
+        )
+        try:
+            digest = key(head, self.inputs, context)
+        except Unkeyable:
+            return self.nodelist.render(context)
+        return drawn(digest, lambda: self.nodelist.render(context))
+
+
+SHARED_PARTS = "shared_parts"  # true in a frame's context (tables.rendering.Snapshot): parts are kept

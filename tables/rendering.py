@@ -24,7 +24,7 @@ from accounts import api_tokens, decks
 from rules.core import narrate
 from tables import selectors, social
 from tables.models import Move, Seat, Table, TableEvent
-from tables.templatetags.table_tags import SHARED_PARTS
+from tables.parts import SHARED_PARTS
 
 _OWN_CHAIR: Any = object()  # ``Snapshot.context``'s default viewer: the user's own seat, if any
 

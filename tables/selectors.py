@@ -13,12 +13,18 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 
 from rules import registry
 from rules.core import move_as_seen, narrate
-from tables.models import Move, Seat, Table
+from tables.models import Challenge, Move, Seat, Table
 
 RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
+
+
+def games_list():
+    """Every game of the club, by title (as the lobby and the leaderboards list them)."""
+    return sorted(registry.games().values(), key=lambda g: g.title)
 
 
 def languages() -> list[str]:
@@ -191,3 +197,12 @@ def final_result(table: Table, seats: list[Seat]) -> dict | None:
         if s.user_id and s.user_id in changes
     ]
     return {**result, "placings": placings, "ratings": rated, "rated": table.rated}
+
+
+def challenges_received(user):
+    """Challenges waiting for ``user``'s answer, newest first."""
+    return (
+        Challenge.objects.filter(challenged=user, status=Challenge.PENDING, expires_at__gt=timezone.now())
+        .select_related("challenger")
+        .order_by("-created_at", "-pk")
+    )

@@ -16,47 +16,17 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext
 
 from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
 from tables import history, rendering, selectors, social
+from tables.errors import BadRequest, Conflict, Forbidden, NotFound, TableError, TooMany
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
 from tables.selectors import bots_only, seat_of
-
-
-class TableError(Exception):
-    """A refusal; its message is for the person (in the language active when it is raised)."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        message = str(message)  # (a lazy translation is put into words now)
-        super().__init__(message)
-        self.message = message
-
-
-class BadRequest(TableError):
-    status = 400
-
-
-class Forbidden(TableError):
-    status = 403
-
-
-class NotFound(TableError):
-    status = 404
-
-
-class Conflict(TableError):
-    status = 409
-
-
-class TooMany(TableError):
-    status = 429
 
 
 def get_game(slug):
@@ -91,15 +61,6 @@ def _check_seq(table: Table, seq) -> None:
 
 
 BOT_LEVELS = ("casual", "strong")
-MOVE_TIMES = {  # the clock choices offered when creating a table (seconds per move)
-    None: gettext_lazy("No limit"),
-    120: gettext_lazy("2 minutes per move"),
-    600: gettext_lazy("10 minutes per move"),
-    3600: gettext_lazy("1 hour per move"),
-    12 * 3600: gettext_lazy("12 hours per move"),
-    24 * 3600: gettext_lazy("1 day per move"),
-    3 * 24 * 3600: gettext_lazy("3 days per move"),
-}
 MOVE_TIME_MIN, MOVE_TIME_MAX = 60, 7 * 24 * 3600  # the API may ask for any clock in between
 # What one account may create: tables not yet over, and new tables per window of seconds.
 MAX_UNFINISHED_TABLES = settings.MAX_UNFINISHED_TABLES

@@ -113,11 +113,3 @@ def invite(request, pk):
         return redirect(table)
     ctx.update(invite_context(request, table, selectors.read_seats(table)))
     return render(request, "tables/_invite.html", ctx)
-
-
-@require_POST
-def takeback(request, pk):
-    """Undo: answers like a move, with the mover's own frame (or an error message swapped in place)."""
-    from tables.views import answer_change
-
-    return answer_change(request, pk, lambda seq: services.take_back(pk, request.user, seq))

@@ -9,7 +9,7 @@ the Game's own ``blurb``, per language.
 from __future__ import annotations
 
 from django.utils import translation
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from rules import registry
 
@@ -33,6 +33,17 @@ WORDS = [
     gettext_noop("Finished"),
     gettext_noop("Aborted"),
 ]
+
+
+MOVE_TIMES = {  # the clock choices offered when creating a table (seconds per move), and their words
+    None: gettext_lazy("No limit"),
+    120: gettext_lazy("2 minutes per move"),
+    600: gettext_lazy("10 minutes per move"),
+    3600: gettext_lazy("1 hour per move"),
+    12 * 3600: gettext_lazy("12 hours per move"),
+    24 * 3600: gettext_lazy("1 day per move"),
+    3 * 24 * 3600: gettext_lazy("3 days per move"),
+}
 
 
 def blurb(slug: str) -> str:

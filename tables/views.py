@@ -25,10 +25,8 @@ from rules import IllegalMove, registry
 from tables import access, challenges, club, selectors, services, social, social_views, your_turn
 from tables.models import Seat, Table
 from tables.rendering import table_context
-
-
-def games_list():
-    return sorted(registry.games().values(), key=lambda g: g.title)
+from tables.selectors import games_list
+from tables.texts import MOVE_TIMES
 
 
 def lobby(request):
@@ -116,7 +114,7 @@ def new_table(request, slug):
             "player_range": range(engine.min_players, engine.max_players + 1),
             "bot_range": range(0, engine.max_players),
             "bot_levels": services.BOT_LEVELS,
-            "move_times": services.MOVE_TIMES.items(),
+            "move_times": MOVE_TIMES.items(),
             "error": error,
             "deck_choices": decks.deck_choices(request.user, slug),
         },
@@ -262,6 +260,12 @@ def move(request, pk):
     return answer_change(request, pk, lambda seq: services.play_move(pk, request.user, move_data, seq))
 
 
+@require_POST
+def takeback(request, pk):
+    """Undo: answers like a move, with the mover's own frame (or an error message swapped in place)."""
+    return answer_change(request, pk, lambda seq: services.take_back(pk, request.user, seq))
+
+
 def answer_change(request, pk, change):
     """A player's change of the game (a move, a take-back) from the form's ``seq``: ``change(seq)`` returns
     the MoveResult, and the answer is the mover's own frame, or the error message swapped in place."""
@@ -329,7 +333,7 @@ def _preview_error(message, status):
 
 
 def _move_error(pk, message, status):
-    html = render_to_string("tables/_error.html", {"table_id": pk, "message": message})
+    html = render_to_string("tables/_error.html", {"table_id": pk, "message": message, "status": status})
     return HttpResponse(html, status=status)
 
 

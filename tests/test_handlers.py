@@ -213,17 +213,17 @@ async def test_a_move_posted_through_the_handler_hands_its_frames_to_the_loop_an
 ):
     """The thread that served the move does not wait for its frames to be sent (tables.live.send): the event
     loop sends them, and every seat's socket gets its own."""
-    from tables import live
+    from tables import live, loops
     from tests.tables.test_consumers import connect, session_cookie
 
     handed = []
-    start = live._start_sending
+    start = loops._start_sending
 
     def watched(loop, layer, messages):
         handed.append([group for group, _ in messages])
         start(loop, layer, messages)
 
-    monkeypatch.setattr(live, "_start_sending", watched)
+    monkeypatch.setattr(loops, "_start_sending", watched)
     table = await new_game([alice, bob])
     tokens = await tokens_of([alice, bob])
     sockets = []
@@ -243,10 +243,10 @@ async def test_a_move_posted_through_the_handler_hands_its_frames_to_the_loop_an
 
 
 async def test_a_service_called_off_the_pool_sends_its_frames_before_returning(alice, bob, monkeypatch):
-    from config.handlers import serving_loop
-    from tables import live
+    from tables import loops
+    from tables.loops import serving_loop
 
-    monkeypatch.setattr(live, "_start_sending", lambda *args: pytest.fail("handed to a loop"))
+    monkeypatch.setattr(loops, "_start_sending", lambda *args: pytest.fail("handed to a loop"))
     table = await new_game([alice, bob])
     assert await sync_to_async(serving_loop)() is None
     mover = [alice, bob][table.to_act[0]]

@@ -12,7 +12,9 @@
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     const el = evt.detail.elt;
     if (el && el.dataset && el.dataset.move) {
-      document.querySelectorAll(".move-error").forEach(function (e) { e.textContent = ""; e.classList.add("empty"); });
+      document.querySelectorAll(".move-error").forEach(function (e) {
+        e.textContent = ""; e.classList.add("empty"); e.removeAttribute("data-refused");
+      });
       // Until the answer comes, the move buttons rest (no double post). The clicked element may be
       // swapped away before its afterRequest fires, so any swap or a timer also ends the pause.
       document.body.classList.add("moving");
@@ -51,6 +53,22 @@
       rememberBadge(t);
     }
     document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
+  });
+  // A move travels over the table's socket while it is open (CONTRACTS §3), else as the form's HTTP post:
+  // the socket answers with the frame every seat gets, or with a refusal for this socket alone.
+  document.body.addEventListener("htmx:wsOpen", function (evt) {
+    evt.target.cardclubSocket = { raw: evt.detail.event.target, wrapper: evt.detail.socketWrapper };
+  });
+  document.body.addEventListener("htmx:beforeRequest", function (evt) {
+    const el = evt.detail.elt, config = evt.detail.requestConfig;
+    if (!el || !el.dataset || !el.dataset.move || !config || config.verb !== "post") return;
+    const host = el.closest("[ws-connect]"), socket = host && host.cardclubSocket;
+    const move = config.parameters.move, seq = config.parameters.seq;
+    if (!socket || socket.raw.readyState !== WebSocket.OPEN || typeof move !== "string") return;
+    let parsed;
+    try { parsed = JSON.parse(move); } catch (e) { return; }
+    evt.preventDefault();
+    socket.wrapper.send(JSON.stringify({ move: parsed, seq: Number(seq) }), el);
   });
   document.body.addEventListener("htmx:wsError", function () { setLive(false); });
   document.body.addEventListener("htmx:wsClose", function () { setLive(false); });

@@ -1,5 +1,4 @@
 import json
-import re
 from functools import lru_cache
 
 from django import template
@@ -10,7 +9,8 @@ from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-from tables import parts
+from tables.parts import SharedNode, SqueezeNode
+from tables.texts import MOVE_TIMES
 
 register = template.Library()
 
@@ -156,8 +156,6 @@ def game_words(slug):
 @register.filter
 def clock_label(seconds):
     """3600 -> "1 h per move"."""
-    from tables.services import MOVE_TIMES
-
     if seconds in MOVE_TIMES:
         return MOVE_TIMES[seconds]
     hours, rest = divmod(int(seconds), 3600)
@@ -166,50 +164,12 @@ def clock_label(seconds):
     return gettext("%(m)s min per move") % {"m": rest // 60}
 
 
-class SqueezeNode(template.Node):
-    def __init__(self, nodelist):
-        self.nodelist = nodelist
-
-    def render(self, context):
-        return SQUEEZE.sub("\n", self.nodelist.render(context))
-
-
-# A line break and the whitespace after it: the template's indentation. The browser collapses the run to
-# one space anyway (boards hold no <pre> or <textarea>), so one line break draws exactly the same.
-SQUEEZE = re.compile(r"\n\s+")
-
-
 @register.tag
 def squeeze(parser, token):
     """{% squeeze %}…{% endsqueeze %}: drop the indentation a board's template adds to every frame."""
     nodelist = parser.parse(("endsqueeze",))
     parser.delete_first_token()
     return SqueezeNode(nodelist)
-
-
-class SharedNode(template.Node):
-    def __init__(self, name, values, nodelist):
-        self.name, self.values, self.nodelist = name, values, nodelist
-        self.inputs = parts.inputs_of(nodelist)  # (raises TemplateSyntaxError for a read it cannot see)
-
-    def render(self, context):
-        if not context.get(SHARED_PARTS):
-            return self.nodelist.render(context)
-        head = (
-            self.name.resolve(context),
-            get_language(),
-            get_script_prefix(),
-            context.autoescape,
-            [v.resolve(context) for v in self.values],
-        )
-        try:
-            digest = parts.key(head, self.inputs, context)
-        except parts.Unkeyable:
-            return self.nodelist.render(context)
-        return parts.drawn(digest, lambda: self.nodelist.render(context))
-
-
-SHARED_PARTS = "shared_parts"  # true in a frame's context (tables.rendering.Snapshot): parts are kept
 
 
 @register.tag

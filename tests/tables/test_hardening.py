@@ -10,6 +10,7 @@ from accounts.models import ApiToken
 from config.asgi import application
 from tables import services
 from tables.models import Table
+from tables.texts import MOVE_TIMES
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +57,7 @@ def test_the_clock_stays_within_the_offered_range(client, client_for, alice, tok
 
 
 def test_every_clock_the_form_offers_and_a_week_are_accepted_and_start(client, alice, bob, token):
-    for move_time in [t for t in services.MOVE_TIMES if t] + [services.MOVE_TIME_MAX]:
+    for move_time in [t for t in MOVE_TIMES if t] + [services.MOVE_TIME_MAX]:
         r = post(
             client, "/api/tables", {"game": "cosmic_crowns", "players": 2, "move_time": move_time}, token
         )
