@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import ROOT
+from tests.processes import ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -7,15 +7,12 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.e2e.conftest import ROOT, free_port, start_daphne
+from tests.processes import daphnes, migrate, shell, sqlite_env
 
 pytestmark = pytest.mark.slow
 
@@ -23,40 +20,19 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def daphne(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("oversized")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SQLITE_PATH": str(tmp / "db.sqlite3"),
-        "DJANGO_DEBUG": "true",
-        "WORKER_IN_PROCESS": "false",
-        "SOCKET_MESSAGE_MAX": "1000",
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    env = sqlite_env(
+        tmp / "db.sqlite3", DJANGO_DEBUG="true", WORKER_IN_PROCESS="false", SOCKET_MESSAGE_MAX="1000"
     )
+    migrate(env)
     script = (
         "from django.contrib.auth.models import User\n"
         "from tables import services\n"
         "alice = User.objects.create_user('alice', password='oversized-pass-1')\n"
         "print(services.create_table(alice, 'cosmic_crowns', 2).pk)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    port = free_port()
-    proc = start_daphne(env, port, tmp / "daphne.log")
-    try:
-        yield port, int(out.stdout.split()[-1])
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    table = int(shell(env, script).split()[-1])
+    with daphnes(env, tmp) as (port,):
+        yield port, table
 
 
 def request(port, method, path, headers=None, body=None, chunked=False):

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import uuid
 
 import pytest
 
 from tests.conftest import require_or_skip
-from tests.e2e.conftest import ROOT
+from tests.processes import PG, fresh_database, migrate, shell
 
 pytestmark = pytest.mark.services
-
-PG = "postgres://postgres@127.0.0.1:5432/{}"
 
 SCRIPT = r"""
 import json
@@ -67,32 +62,15 @@ def postgres_env():
         psycopg.connect(PG.format("test"), connect_timeout=3).close()
     except Exception:
         require_or_skip("REQUIRE_SERVICES", "PostgreSQL on 127.0.0.1:5432 is needed")
-    import psycopg
-
-    name = f"cardclub_input_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": PG.format(name)}
-    env.pop("REDIS_URL", None)
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
+    with fresh_database("input") as name:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": PG.format(name)}
+        env.pop("REDIS_URL", None)
+        migrate(env)
         yield env
-    finally:
-        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def test_nul_input_is_refused_with_a_message_on_postgresql(postgres_env):
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", SCRIPT],
-        cwd=ROOT,
-        env=postgres_env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
+    out = shell(postgres_env, SCRIPT)
     result = json.loads(out.strip().splitlines()[-1])
     answers = result["answers"]
     assert {what: status for what, status in answers.items() if status >= 500} == {}

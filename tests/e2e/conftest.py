@@ -9,17 +9,12 @@ from __future__ import annotations
 import os
 import pathlib
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
 from tests.conftest import require_or_skip
+from tests.processes import ROOT, daphnes, manage, migrate, sqlite_env
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -40,50 +35,13 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Server:
     def __init__(self, url: str, env: dict):
         self.url = url
         self.env = env
 
     def manage(self, *args: str) -> str:
-        out = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return out.stdout
-
-
-def start_daphne(env: dict, port: int, log_path: pathlib.Path) -> subprocess.Popen:
-    daphne = pathlib.Path(sys.executable).with_name("daphne")
-    log = open(log_path, "w")
-    proc = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
-            return proc
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"daphne did not start; see {log_path}")
+        return manage(self.env, *args)
 
 
 @pytest.fixture(scope="session")
@@ -91,28 +49,16 @@ def server(tmp_path_factory):
     if not os.path.exists(CHROMIUM):
         require_or_skip("REQUIRE_BROWSER", "Chromium is not installed (apt-get install chromium)")
     tmp = tmp_path_factory.mktemp("e2e")
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SQLITE_PATH": str(tmp / "e2e.sqlite3"),
-        "DJANGO_DEBUG": "true",
-        "BOT_DELAY": "0",
-        "LOGIN_FAILURE_LIMIT": "1000",
-        "SIGNUP_LIMIT": "1000",  # every browser test signs its players up from 127.0.0.1
-    }
-    env.pop("DATABASE_URL", None)
-    env.pop("REDIS_URL", None)
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    env = sqlite_env(
+        tmp / "e2e.sqlite3",
+        DJANGO_DEBUG="true",
+        BOT_DELAY="0",
+        LOGIN_FAILURE_LIMIT="1000",
+        SIGNUP_LIMIT="1000",  # every browser test signs its players up from 127.0.0.1
     )
-    port = free_port()
-    proc = start_daphne(env, port, tmp / "daphne.log")
-    yield Server(f"http://127.0.0.1:{port}", env)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    migrate(env)
+    with daphnes(env, tmp) as (port,):
+        yield Server(f"http://127.0.0.1:{port}", env)
 
 
 @pytest.fixture(scope="session")

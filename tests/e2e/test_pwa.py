@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import re
 import struct
-import subprocess
 
 import pytest
 
-from tests.e2e.conftest import free_port, shot, sign_up, start_daphne, unique
+from tests.e2e.conftest import shot, sign_up, unique
+from tests.processes import free_port, start_daphne, stop
 
 WIDTHS = (390, 1280)
 
@@ -30,12 +30,7 @@ class OwnServer:
 
     def stop(self):
         if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+            stop(self.proc)
             self.proc = None
 
 

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import json
 import secrets
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port, start_daphne
+from tests.processes import daphnes, shell
 from tests.services.test_scale_out import fresh_site
 
 pytestmark = pytest.mark.services
@@ -47,25 +45,12 @@ def get(port: int, path: str) -> int:
 def site(tmp_path_factory):
     settings = {"DJANGO_TRUSTED_PROXY_COUNT": "1", "LOGIN_ADDRESS_FAILURE_LIMIT": "5"}
     with fresh_site(tmp_path_factory, "loginflood", **settings) as (env, _, tmp):
-        subprocess.run(
-            [
-                sys.executable,
-                "manage.py",
-                "shell",
-                "-c",
-                "from django.contrib.auth.models import User; User.objects.create_user('alice', password='flood-pass-1')",
-            ],
-            cwd=ROOT,
-            env=env,
-            check=True,
+        shell(
+            env,
+            "from django.contrib.auth.models import User; User.objects.create_user('alice', password='flood-pass-1')",
         )
-        port = free_port()
-        proc = start_daphne(env, port, tmp / "daphne.log")
-        try:
+        with daphnes(env, tmp) as (port,):
             yield port
-        finally:
-            proc.terminate()
-            proc.wait(timeout=10)
 
 
 def test_a_flood_from_one_address_is_answered_429_with_retry_after(site):

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.e2e.conftest import free_port, start_daphne
-from tests.services.test_scale_out import PG, fresh_site
+from tests.processes import PG, free_port, start_daphne, stop
+from tests.services.test_scale_out import fresh_site
 from tests.test_config import shell
 
 pytestmark = pytest.mark.services
@@ -108,8 +108,7 @@ def _site(env, name, tmp):
         yield {"name": name, "tokens": tokens, "table": table, "start": start, "tmp": tmp}
     finally:
         for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop(proc)
 
 
 def burst(site, ports) -> tuple[list, list]:

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import ROOT
+from tests.processes import ROOT
 from tests.services.test_scale_out import REDIS, services_up
 
 pytestmark = [pytest.mark.services, pytest.mark.asyncio]

@@ -9,7 +9,6 @@ import json
 import re
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -17,8 +16,8 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import ROOT, free_port, start_daphne
-from tests.services.test_scale_out import fresh_site, session_cookie
+from tests.processes import daphnes, free_port, stop
+from tests.services.test_scale_out import fresh_site, session_cookie, signed_up_with_tokens
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -61,8 +60,7 @@ class OwnRedis:
         raise RuntimeError("redis-server did not start")
 
     def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
+        stop(self.proc)
 
 
 def call(port, method, path, token=None, body=None):
@@ -126,38 +124,16 @@ def test_redis_stopped_and_restarted_under_load(tmp_path_factory):
     redis_tmp = tmp_path_factory.mktemp("own-redis")
     redis = OwnRedis(redis_tmp)
     redis.start()
-    procs = []
     try:
         with fresh_site(tmp_path_factory, "redisoutage", REDIS_URL=redis.url, WORKER_IN_PROCESS="false") as (
             env,
             _,
             tmp,
         ):
-            script = (
-                "from django.contrib.auth.models import User\n"
-                "from accounts.models import ApiToken\n"
-                "for n in ('alice', 'bob'):\n"
-                "    u = User.objects.create_user(n, password='outage-pass-1')\n"
-                "    print(n, ApiToken.issue(u)[1])\n"
-            )
-            out = subprocess.run(
-                [sys.executable, "manage.py", "shell", "-c", script],
-                cwd=ROOT,
-                env=env,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            tokens = dict(
-                line.split() for line in out.splitlines() if line.split()[:1] in (["alice"], ["bob"])
-            )
-            ports = [free_port(), free_port()]
-            procs = [start_daphne(env, port, tmp / f"daphne-{port}.log") for port in ports]
-            run_under_outage(redis, ports, tokens)
+            tokens = signed_up_with_tokens(env, "outage-pass-1")
+            with daphnes(env, tmp, count=2) as ports:
+                run_under_outage(redis, ports, tokens)
     finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=10)
         if redis.proc.poll() is None:
             redis.stop()
 

@@ -15,17 +15,15 @@ import sys
 import threading
 import urllib.error
 import urllib.request
-import uuid
 from contextlib import contextmanager
 
 import pytest
 
 from tests.conftest import require_or_skip
-from tests.e2e.conftest import ROOT, free_port, start_daphne
+from tests.processes import PG, ROOT, daphnes, fresh_database, migrate, shell, stop
 
 pytestmark = pytest.mark.services
 
-PG = "postgres://postgres@127.0.0.1:5432/{}"
 REDIS = "redis://127.0.0.1:6379/3"
 
 
@@ -50,28 +48,18 @@ def fresh_site(tmp_path_factory, label: str, **settings: str):
         require_or_skip(
             "REQUIRE_SERVICES", "PostgreSQL on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 are needed"
         )
-    import psycopg
-
-    name = f"cardclub_{label}_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": PG.format(name),
-        "REDIS_URL": REDIS,
-        "DJANGO_DEBUG": "true",
-        "BOT_DELAY": "0",
-        **settings,
-    }
-    try:
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
+    with fresh_database(label) as name:
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DATABASE_URL": PG.format(name),
+            "REDIS_URL": REDIS,
+            "DJANGO_DEBUG": "true",
+            "BOT_DELAY": "0",
+            **settings,
+        }
+        migrate(env)
         yield env, name, tmp_path_factory.mktemp(label)
-    finally:
-        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="module")
@@ -80,28 +68,24 @@ def cluster(tmp_path_factory):
         yield from _cluster(env, tmp)
 
 
-def _cluster(env, tmp):
+def signed_up_with_tokens(env, password: str) -> dict:
+    """alice and bob, with that password: {username: API token}."""
     script = (
         "from django.contrib.auth.models import User\n"
         "from accounts.models import ApiToken\n"
         "for n in ('alice', 'bob'):\n"
-        "    u = User.objects.create_user(n, password='scale-out-pass-1')\n"
+        f"    u = User.objects.create_user(n, password={password!r})\n"
         "    print(n, ApiToken.issue(u)[1])\n"
     )
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    tokens = dict(line.split() for line in out.splitlines() if line.split()[:1] in (["alice"], ["bob"]))
-    ports = [free_port(), free_port()]
-    procs = [start_daphne(env, port, tmp / f"daphne-{port}.log") for port in ports]
-    # Two workers, racing each other for every bot move and every timeout.
-    for n in range(2):
-        procs.append(
+    out = shell(env, script)
+    return dict(line.split() for line in out.splitlines() if line.split()[:1] in (["alice"], ["bob"]))
+
+
+def _cluster(env, tmp):
+    tokens = signed_up_with_tokens(env, "scale-out-pass-1")
+    with daphnes(env, tmp, count=2) as ports:
+        # Two workers, racing each other for every bot move and every timeout.
+        workers = [
             subprocess.Popen(
                 [sys.executable, "manage.py", "run_worker", "--interval", "0.2"],
                 cwd=ROOT,
@@ -109,13 +93,13 @@ def _cluster(env, tmp):
                 stdout=open(tmp / f"worker-{n}.log", "w"),
                 stderr=subprocess.STDOUT,
             )
-        )
-    try:
-        yield {"ports": ports, "tokens": tokens, "env": env}
-    finally:
-        for proc in procs:
-            proc.terminate()
-            proc.wait(timeout=10)
+            for n in range(2)
+        ]
+        try:
+            yield {"ports": ports, "tokens": tokens, "env": env}
+        finally:
+            for worker in workers:
+                stop(worker)
 
 
 def api(port, method, path, token, body=None):
@@ -280,13 +264,6 @@ print("RESULTS", sorted(map(len, results)), Seat.objects.filter(table=table, rep
 
 @pytest.mark.slow
 def test_a_timeout_replaces_a_seat_exactly_once_when_workers_race(cluster):
-    out = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", RACE],
-        cwd=ROOT,
-        env={**cluster["env"], "WORKER_IN_PROCESS": "false"},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    out = shell({**cluster["env"], "WORKER_IN_PROCESS": "false"}, RACE)
     line = next(x for x in out.splitlines() if x.startswith("RESULTS"))
     assert line == "RESULTS [0, 0, 0, 1] 1"
