@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import OutgoingMail, VerifiedEmail
+from accounts.outbox import backoff, claim_due
 from accounts.preferences import chosen_language
 
 log = logging.getLogger(__name__)
@@ -41,25 +42,14 @@ def enqueue(to: str, subject: str, body: str, not_before=None) -> OutgoingMail:
 
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the n-th failed attempt: 1, 2, 4 … minutes, at most LAST_RETRY."""
-    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LAST_RETRY)
+    return backoff(attempts, FIRST_RETRY, LAST_RETRY)
 
 
 def drain(now=None, limit: int = 50) -> dict:
-    """Send the mail that is due. Safe in several workers at once: a row is claimed by bumping its
-    attempt count from the value read, so only one worker sends it; a worker that dies mid-send
-    leaves it to be retried after the backoff."""
+    """Send the mail that is due (rows claimed as accounts.outbox.claim_due says: safe in several workers)."""
     now = now or timezone.now()
     done = {"sent": 0, "retry": 0, "failed": 0}
-    due = OutgoingMail.objects.filter(status=OutgoingMail.PENDING, next_attempt_at__lte=now).order_by(
-        "next_attempt_at", "pk"
-    )
-    for pk, attempts in due.values_list("pk", "attempts")[:limit]:
-        attempt = attempts + 1
-        claimed = OutgoingMail.objects.filter(pk=pk, status=OutgoingMail.PENDING, attempts=attempts).update(
-            attempts=attempt, next_attempt_at=now + retry_delay(attempt)
-        )
-        if not claimed:
-            continue  # another worker has it
+    for pk, attempt in claim_due(OutgoingMail, now, limit, retry_delay):
         mail = OutgoingMail.objects.get(pk=pk)
         try:
             send_mail(subject=mail.subject, message=mail.body, from_email=None, recipient_list=[mail.to])

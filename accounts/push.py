@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 
 from accounts.limits import has_control_characters, room_for
 from accounts.models import OutgoingPush, PushSubscription, VapidKeys
+from accounts.outbox import backoff, claim_due
 from accounts.preferences import not_before, notification_choice
 
 log = logging.getLogger(__name__)
@@ -274,7 +275,7 @@ def notify(
 
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the n-th failed attempt: 30 s, 1 min, 2 min … at most LAST_RETRY."""
-    return min(FIRST_RETRY * 2 ** max(attempts - 1, 0), LAST_RETRY)
+    return backoff(attempts, FIRST_RETRY, LAST_RETRY)
 
 
 def send_one(subscription: PushSubscription, payload: dict):
@@ -311,16 +312,7 @@ def drain(now=None, limit: int = 50) -> dict:
 
     now = now or timezone.now()
     done = {"sent": 0, "retry": 0, "failed": 0, "gone": 0, "skipped": 0}
-    due = OutgoingPush.objects.filter(status=OutgoingPush.PENDING, next_attempt_at__lte=now).order_by(
-        "next_attempt_at", "pk"
-    )
-    for pk, attempts in due.values_list("pk", "attempts")[:limit]:
-        attempt = attempts + 1
-        claimed = OutgoingPush.objects.filter(pk=pk, status=OutgoingPush.PENDING, attempts=attempts).update(
-            attempts=attempt, next_attempt_at=now + retry_delay(attempt)
-        )
-        if not claimed:
-            continue  # another worker has it
+    for pk, attempt in claim_due(OutgoingPush, now, limit, retry_delay):
         row = OutgoingPush.objects.select_related("subscription").get(pk=pk)
         device = row.subscription
         if device is None:  # the device was removed since
