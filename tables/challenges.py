@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from accounts import blocks, push
 from accounts.limits import LimitReached, room_for
 from accounts.models import ClubSetting, Follow
-from accounts.preferences import in_words, language_of
+from accounts.preferences import language_of
 from tables import notifications, selectors, services, social
 from tables.club import person
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -79,26 +79,10 @@ def create(
     players = _whole(players, "players")
     if players is None:
         players = max(2, engine.min_players)
-    if not engine.min_players <= players <= engine.max_players:
-        raise BadRequest(
-            gettext("%(game)s takes %(min)d to %(max)d players.")
-            % {"game": engine.title, "min": engine.min_players, "max": engine.max_players}
-        )
+    move_time = _whole(move_time, "move_time")
+    options = services.checked_settings(engine, players, options, move_time)
     if players < 2:
         raise BadRequest(gettext("A challenge is for two players or more."))
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise BadRequest(gettext("options must be an object."))
-    try:
-        engine.setup(players=players, seed=0, options=options)  # validates the options
-    except ValueError as exc:
-        raise BadRequest(in_words(exc)) from None
-    move_time = _whole(move_time, "move_time")
-    if move_time is not None and not services.MOVE_TIME_MIN <= move_time <= services.MOVE_TIME_MAX:
-        raise BadRequest(
-            gettext("The clock is a number of seconds per move, from %(min)d to %(max)d (7 days).")
-            % {"min": services.MOVE_TIME_MIN, "max": services.MOVE_TIME_MAX}
-        )
     if others not in (*services.BOT_LEVELS, OPEN_SEAT):
         raise BadRequest(
             gettext("The other seats are one of %(choices)s.")

@@ -102,21 +102,9 @@ def _bot_seats(bots, players: int) -> dict[int, str]:
     return chosen
 
 
-@transaction.atomic
-def create_table(
-    user,
-    game: str,
-    players,
-    options=None,
-    private: bool = False,
-    bots=None,
-    move_time=None,
-    rated=True,
-    spectator_chat: bool = False,
-) -> Table:
-    engine = get_game(game)
-    if not isinstance(players, int) or isinstance(players, bool):
-        raise BadRequest(gettext("players must be a whole number."))
+def checked_settings(engine, players: int, options, move_time) -> dict:
+    """A new game's settings checked (a table's or a challenge's; ``players`` a whole number): the number of
+    players the game takes, options it accepts, a clock within bounds. The options (``{}`` for None)."""
     if not engine.min_players <= players <= engine.max_players:
         raise BadRequest(
             gettext("%(game)s takes %(min)d to %(max)d players.")
@@ -139,6 +127,25 @@ def create_table(
             gettext("The clock is a number of seconds per move, from %(min)d to %(max)d (7 days).")
             % {"min": MOVE_TIME_MIN, "max": MOVE_TIME_MAX}
         )
+    return options
+
+
+@transaction.atomic
+def create_table(
+    user,
+    game: str,
+    players,
+    options=None,
+    private: bool = False,
+    bots=None,
+    move_time=None,
+    rated=True,
+    spectator_chat: bool = False,
+) -> Table:
+    engine = get_game(game)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadRequest(gettext("players must be a whole number."))
+    options = checked_settings(engine, players, options, move_time)
     bot_seats = _bot_seats(bots, players)
     _check_creation_quota(user)
     table = Table.objects.create(
