@@ -231,20 +231,27 @@ async def notification_socket(user):
     return comm
 
 
-async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice, bob, monkeypatch):
-    """The thread that judged the move does not wait for the group sends: the socket's event loop makes them."""
+@pytest.fixture
+def handed(monkeypatch):
+    """The groups whose sends were handed to the event loop; a thread that waits for the sends fails the test."""
     from tables import loops
-    from tables.notifications import user_group
 
-    handed = []
+    groups = []
     start = loops._start_sending
 
     def watched(loop, layer, messages):
-        handed.extend(group for group, _ in messages)
+        groups.extend(group for group, _ in messages)
         start(loop, layer, messages)
 
     monkeypatch.setattr(loops, "_start_sending", watched)
     monkeypatch.setattr(loops, "async_to_sync", lambda f: pytest.fail("a thread waited for the sends"))
+    return groups
+
+
+async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice, bob, handed):
+    """The thread that judged the move does not wait for the group sends: the socket's event loop makes them."""
+    from tables.notifications import user_group
+
     table = await setup_game(alice, bob)
     users = [alice, bob]
     sockets = await seated_sockets(table, users)
@@ -266,23 +273,11 @@ async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice
     await close(*sockets, badges)
 
 
-async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_loop(alice, bob, monkeypatch):
+async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_loop(alice, bob, handed):
     """The request's thread renders the badge and goes on: the group send is made by the event loop."""
-    from tables import loops
     from tables.notifications import user_group
     from tests.test_handlers import call
 
-    handed = []
-    start = loops._start_sending
-
-    def watched(loop, layer, messages):
-        handed.extend(group for group, _ in messages)
-        start(loop, layer, messages)
-
-    monkeypatch.setattr(loops, "_start_sending", watched)
-    monkeypatch.setattr(
-        loops, "async_to_sync", lambda f: pytest.fail("a request's thread waited for the sends")
-    )
     table = await setup_game(alice, bob)
     users = [alice, bob]
     mover = table.to_act[0]
