@@ -80,11 +80,14 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-import uuid
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 import aiohttp
+from _services import (  # bench/_services.py (bench/ is on the path: run as a script)
+    fresh_database,
+    services_up,
+)
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
@@ -92,7 +95,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 DAPHNE = pathlib.Path(sys.executable).with_name("daphne")
 GAME, SEATS = "cosmic_crowns", 4
-PG = "postgres://postgres@127.0.0.1:5432/{}"
 REDIS = "redis://127.0.0.1:6379/9"
 STATUS_SEQ = re.compile(r'id="table-\d+-status"[^>]*?\sdata-seq="(\d+)"')
 ANY_SEQ = re.compile(r'data-seq="(\d+)"')
@@ -1087,76 +1089,53 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             server.stop()
 
 
-def services_up() -> str | None:
-    """None when PostgreSQL and Redis answer, else why not."""
-    try:
-        import psycopg
-        import redis
-
-        psycopg.connect(PG.format("test"), connect_timeout=3).close()
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except Exception as e:  # any failure to reach them means: skip this part
-        return f"{type(e).__name__}: {e}".splitlines()[0]
-    return None
-
-
 async def services_part(args, tmp: pathlib.Path) -> None:
     print("\nE. PostgreSQL + Redis: saturation with one daphne, then two", flush=True)
-    why = await asyncio.to_thread(services_up)
+    why = await asyncio.to_thread(services_up, REDIS)
     if why:
         print(f"  skipped: PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable ({why})")
         return
-    import psycopg
-    import redis
-
-    name = f"cardclub_livebench_{uuid.uuid4().hex[:8]}"
-    flush = redis.Redis.from_url(REDIS, socket_connect_timeout=3).flushdb
-    await asyncio.to_thread(flush)
-    with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
     servers: list[Server] = []
-    try:
-        env = site_env(DATABASE_URL=PG.format(name), REDIS_URL=REDIS, WORKER_IN_PROCESS="false")
-        info = await asyncio.to_thread(prepare_site, env)
-        rates = ladder(args.sat_start, args.sat_max)
-        results = {}
-        for count in (1, 2):
-            while len(servers) < count:
-                servers.append(
-                    await asyncio.to_thread(
-                        Server,
-                        f"daphne {len(servers) + 1}",
-                        "config.asgi:application",
-                        ROOT,
-                        env,
-                        tmp / f"pg-{len(servers)}.log",
+    with fresh_database("livebench", REDIS) as database_url:
+        try:
+            env = site_env(DATABASE_URL=database_url, REDIS_URL=REDIS, WORKER_IN_PROCESS="false")
+            info = await asyncio.to_thread(prepare_site, env)
+            rates = ladder(args.sat_start, args.sat_max)
+            results = {}
+            for count in (1, 2):
+                while len(servers) < count:
+                    servers.append(
+                        await asyncio.to_thread(
+                            Server,
+                            f"daphne {len(servers) + 1}",
+                            "config.asgi:application",
+                            ROOT,
+                            env,
+                            tmp / f"pg-{len(servers)}.log",
+                        )
                     )
-                )
-            app = await open_app(f"site x{count}", list(servers), players_of(info), info["cookie"], args)
-            print(HEADER)
-            try:
-                runs, rate = await saturation(app, rates, args.sat_duration)
-            finally:
-                await app.close()
-            results[count] = (rate, max(s.achieved for s in runs))
-        (one, one_peak), (two, two_peak) = results[1], results[2]
-        print(
-            f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and {two_peak:.1f})"
-        )
-        value, basis = capacity_ratio(two, one, two_peak, one_peak)
-        ok = value is not None and value >= 1.6
-        print(f"  two daphnes >= 1.6x one: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
-        if not ok:
+                app = await open_app(f"site x{count}", list(servers), players_of(info), info["cookie"], args)
+                print(HEADER)
+                try:
+                    runs, rate = await saturation(app, rates, args.sat_duration)
+                finally:
+                    await app.close()
+                results[count] = (rate, max(s.achieved for s in runs))
+            (one, one_peak), (two, two_peak) = results[1], results[2]
             print(
-                "  (2 cores carry the client, both daphnes, PostgreSQL and Redis here: a second process gains\n"
-                "   only what the first left idle of a core; behind a proxy on separate machines it would not share)"
+                f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and {two_peak:.1f})"
             )
-    finally:
-        for server in servers:
-            server.stop()
-        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await asyncio.to_thread(flush)
+            value, basis = capacity_ratio(two, one, two_peak, one_peak)
+            ok = value is not None and value >= 1.6
+            print(f"  two daphnes >= 1.6x one: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
+            if not ok:
+                print(
+                    "  (2 cores carry the client, both daphnes, PostgreSQL and Redis here: a second process gains\n"
+                    "   only what the first left idle of a core; behind a proxy on separate machines it would not share)"
+                )
+        finally:
+            for server in servers:
+                server.stop()
 
 
 def parse_args(argv=None):

@@ -29,14 +29,13 @@ import secrets
 import sys
 import tempfile
 import time
-import uuid
 
 import aiohttp
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
+from _services import fresh_database, services_up  # noqa: E402  (bench/_services.py)
 from live import (  # noqa: E402  (bench/live.py: its daphne runner and the site's setup)
-    PG,
     BenchError,
     Server,
     percentile,
@@ -230,41 +229,19 @@ async def run_site(
         server.stop()
 
 
-def services_up() -> str | None:
-    try:
-        import psycopg
-        import redis
-
-        psycopg.connect(PG.format("test"), connect_timeout=3).close()
-        redis.Redis.from_url(REDIS, socket_connect_timeout=3).ping()
-    except Exception as e:  # any failure to reach them means: skip this part
-        return f"{type(e).__name__}: {e}".splitlines()[0]
-    return None
-
-
 async def run(args) -> None:
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="login-flood-"))
     base = {"DJANGO_TRUSTED_PROXY_COUNT": "1", "WORKER_IN_PROCESS": "false", "BOT_DELAY": "0"}
     env = site_env(SQLITE_PATH=str(tmp / "db.sqlite3"), **base)
     await run_backend("SQLite", env, tmp, args.seconds, args.baseline)
-    why = "--no-services" if args.no_services else await asyncio.to_thread(services_up)
+    why = "--no-services" if args.no_services else await asyncio.to_thread(services_up, REDIS)
     if why:
         print(f"\nPostgreSQL + Redis: skipped ({why})")
     else:
-        import psycopg
-        import redis
-
-        name = f"cardclub_loginflood_{uuid.uuid4().hex[:8]}"
-        await asyncio.to_thread(redis.Redis.from_url(REDIS, socket_connect_timeout=3).flushdb)
-        with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        try:
-            env = site_env(DATABASE_URL=PG.format(name), REDIS_URL=REDIS, **base)
+        with fresh_database("loginflood", REDIS) as database_url:
+            env = site_env(DATABASE_URL=database_url, REDIS_URL=REDIS, **base)
             await run_backend("PostgreSQL + Redis", env, tmp, args.seconds, args.baseline)
-        finally:
-            with psycopg.connect(PG.format("test"), autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     print(f"\nload average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
