@@ -13,7 +13,19 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class Table(models.Model):
+class OfAGame:
+    """For a model with a ``game`` field (a slug of rules.registry): its engine and its title."""
+
+    @property
+    def engine(self):
+        return registry.get(self.game)
+
+    @property
+    def title(self) -> str:
+        return self.engine.title
+
+
+class Table(OfAGame, models.Model):
     """A game table. Its seed and its move log reproduce its state exactly; ``state`` caches it."""
 
     OPEN, PLAYING, FINISHED, ABORTED = "open", "playing", "finished", "aborted"
@@ -68,14 +80,6 @@ class Table(models.Model):
         """The link to share: a private table's carries its invite token."""
         url = self.get_absolute_url()
         return f"{url}?invite={self.invite_token}" if self.private else url
-
-    @property
-    def engine(self):
-        return registry.get(self.game)
-
-    @property
-    def title(self) -> str:
-        return self.engine.title
 
     @property
     def plays_a_house_rule(self) -> bool:
@@ -302,7 +306,7 @@ class Invitation(models.Model):
         return f"{self.user_id} invited to {self.table_id}"
 
 
-class Challenge(models.Model):
+class Challenge(OfAGame, models.Model):
     """One person challenges another to a game: accepted, it becomes a started table (the challenger in seat
     0, the challenged in seat 1, other seats bots or open); declined, the challenger is told; past
     ``expires_at`` the worker expires it."""
@@ -341,11 +345,3 @@ class Challenge(models.Model):
 
     def __str__(self):
         return f"{self.challenger_id} challenges {self.challenged_id} to {self.game} ({self.status})"
-
-    @property
-    def engine(self):
-        return registry.get(self.game)
-
-    @property
-    def title(self) -> str:
-        return self.engine.title
