@@ -5,29 +5,13 @@ import time
 
 import pytest
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
 from accounts import socket_guard
-from config.asgi import application
 from tables import live
-from tests.tables.test_consumers import connect, session_cookie, setup_game
+from tests.tables.test_consumers import badge_socket, connect, session_cookie, setup_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-async def badge_socket(cookie):
-    comm = WebsocketCommunicator(
-        application,
-        "/ws/notifications/",
-        headers=[
-            (b"origin", b"http://127.0.0.1:8000"),
-            (b"host", b"127.0.0.1:8000"),
-            (b"cookie", cookie.encode()),
-        ],
-    )
-    connected, _ = await comm.connect()
-    return comm, connected
 
 
 async def closed_with(comm) -> int | None:

@@ -4,13 +4,11 @@ import threading
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db.backends import utils as db_utils
 
 from accounts import presence
-from config.asgi import application
 from tables import club, services
-from tests.tables.test_consumers import connect, session_cookie, setup_game
+from tests.tables.test_consumers import connect, open_badge, session_cookie, setup_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -34,25 +32,12 @@ class AllQueries:
         return [q for q in self.sql if q.lstrip().split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE")]
 
 
-async def badge_socket(cookie):
-    headers = [
-        (b"origin", b"http://127.0.0.1:8000"),
-        (b"host", b"127.0.0.1:8000"),
-        (b"cookie", cookie.encode()),
-    ]
-    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    await comm.receive_from(timeout=20)
-    return comm
-
-
 async def test_200_sockets_opening_and_closing_write_nothing_to_the_database(alice, monkeypatch, settings):
     settings.PRESENCE_GRACE = 0
     settings.MAX_SOCKETS_PER_ACCOUNT = 250  # (200 pages of one person, past the usual bound)
     cookie = await session_cookie(alice)
     queries = AllQueries(monkeypatch)
-    one = await badge_socket(cookie)
+    one = await open_badge(cookie)
     await one.disconnect()
     per_socket = len(queries.sql)
     assert per_socket > 0
@@ -61,7 +46,7 @@ async def test_200_sockets_opening_and_closing_write_nothing_to_the_database(ali
 
     open_now = []
     for _ in range(200):
-        open_now.append(await badge_socket(cookie))
+        open_now.append(await open_badge(cookie))
     assert (await sync_to_async(presence.of)(alice.pk)).online
     for comm in open_now[:-1]:
         await comm.disconnect()
@@ -76,7 +61,7 @@ async def test_200_sockets_opening_and_closing_write_nothing_to_the_database(ali
 
 async def test_a_person_stays_online_for_the_grace_after_the_last_page_closes(alice, settings):
     settings.PRESENCE_GRACE = 180
-    comm = await badge_socket(await session_cookie(alice))
+    comm = await open_badge(await session_cookie(alice))
     await comm.disconnect()
     assert (await sync_to_async(presence.of)(alice.pk)).online  # (a page that navigates reopens its socket)
     settings.PRESENCE_GRACE = 0
@@ -165,7 +150,7 @@ async def test_the_chat_panel_a_blocker_opens_leaves_the_blocked_persons_lines_o
 async def test_the_challenger_is_told_live_when_the_challenge_is_declined(alice, bob):
     from tables import challenges
 
-    comm = await badge_socket(await session_cookie(alice))
+    comm = await open_badge(await session_cookie(alice))
     made = await sync_to_async(challenges.create)(alice, "bob", "cosmic_crowns")
     await sync_to_async(challenges.decline)(made.pk, bob)
     frame = await comm.receive_from(timeout=20)
@@ -180,6 +165,6 @@ async def test_a_count_left_by_a_dead_process_does_not_keep_anyone_online(alice,
     settings.PRESENCE_GRACE = 0
     await sync_to_async(cache.set)(f"presence:n:{alice.pk}", 3)  # its sockets were never closed
     assert not (await sync_to_async(presence.of)(alice.pk)).online
-    comm = await badge_socket(await session_cookie(alice))
+    comm = await open_badge(await session_cookie(alice))
     assert (await sync_to_async(presence.of)(alice.pk)).online
     await comm.disconnect()

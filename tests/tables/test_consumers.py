@@ -39,6 +39,26 @@ async def connect(table_id, cookie=None, origin=b"http://127.0.0.1:8000", langua
     return comm, connected
 
 
+async def badge_socket(cookie):
+    """The notification socket of that session: (communicator, whether it connected)."""
+    headers = [
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"host", b"127.0.0.1:8000"),
+        (b"cookie", cookie.encode()),
+    ]
+    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
+    connected, _ = await comm.connect()
+    return comm, connected
+
+
+async def open_badge(cookie):
+    """The notification socket of that session, connected, its first frame (the badge as it is) read."""
+    comm, connected = await badge_socket(cookie)
+    assert connected
+    await comm.receive_from(timeout=20)
+    return comm
+
+
 def play_first_legal_now(table_id, users):
     from tables.models import Table
 
@@ -128,13 +148,8 @@ async def test_the_notification_socket_pushes_the_your_turn_badge(alice, bob):
     t = await sync_to_async(Table.objects.get)(pk=table.pk)
     other_seat = 1 - t.to_act[0]
     other = [alice, bob][other_seat]
-    headers = [
-        (b"origin", b"http://127.0.0.1:8000"),
-        (b"host", b"127.0.0.1:8000"),
-        (b"cookie", (await session_cookie(other)).encode()),
-    ]
-    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
-    assert (await comm.connect())[0]
+    comm, connected = await badge_socket(await session_cookie(other))
+    assert connected
     first = await comm.receive_from(timeout=20)
     assert 'data-count="0"' in first
     # Moves go on (a Falling Star may keep the turn) until the other player is awaited: then the badge says 1.
@@ -167,17 +182,7 @@ async def test_forwarding_a_frame_sends_no_socket_to_a_thread(alice, bob, monkey
     comm, ok = await connect(table.pk, await session_cookie(alice))
     assert ok
     await comm.receive_from(timeout=20)
-    badge = WebsocketCommunicator(
-        application,
-        "/ws/notifications/",
-        headers=[
-            (b"origin", b"http://127.0.0.1:8000"),
-            (b"host", b"127.0.0.1:8000"),
-            (b"cookie", (await session_cookie(bob)).encode()),
-        ],
-    )
-    assert (await badge.connect())[0]
-    await badge.receive_from(timeout=20)
+    badge = await open_badge(await session_cookie(bob))
     await play_first_legal(table.pk, [alice, bob])
     assert 'data-seq="1"' in await comm.receive_from(timeout=20)
     assert trips == []

@@ -10,7 +10,7 @@ from django.test import Client
 from accounts.models import ApiToken
 from tables import services
 from tables.models import Move, Table
-from tests.tables.test_consumers import connect, session_cookie, setup_game
+from tests.tables.test_consumers import connect, open_badge, session_cookie, setup_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -218,19 +218,6 @@ async def test_the_socket_answers_every_refusal_as_the_api_does(alice, bob, char
     await close(*sockets)
 
 
-async def notification_socket(user):
-    from channels.testing import WebsocketCommunicator
-
-    from config.asgi import application
-
-    headers = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
-    headers.append((b"cookie", (await session_cookie(user)).encode()))
-    comm = WebsocketCommunicator(application, "/ws/notifications/", headers=headers)
-    assert (await comm.connect())[0]
-    await comm.receive_from(timeout=20)  # the badge as it is
-    return comm
-
-
 @pytest.fixture
 def handed(monkeypatch):
     """The groups whose sends were handed to the event loop; a thread that waits for the sends fails the test."""
@@ -257,7 +244,7 @@ async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice
     sockets = await seated_sockets(table, users)
     mover = table.to_act[0]
     other = users[1 - mover]
-    badges = await notification_socket(other)
+    badges = await open_badge(await session_cookie(other))
     # Moves go on over the socket (a Falling Star may keep the turn) until the other player is awaited.
     for seq in range(10):
         await sockets[mover].send_to(text_data=json.dumps({"move": legal(table), "seq": seq}))
@@ -282,7 +269,7 @@ async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_l
     users = [alice, bob]
     mover = table.to_act[0]
     other = users[1 - mover]
-    badges = await notification_socket(other)
+    badges = await open_badge(await session_cookie(other))
     token = await sync_to_async(lambda: ApiToken.issue(users[mover])[1])()
     from config.asgi import application
 
