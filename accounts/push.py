@@ -148,40 +148,30 @@ def parse(data) -> dict:
     return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
 
 
+BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iOS"),
+    ("iPad", "iPadOS"),
+    ("CrOS", "ChromeOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("Linux", "Linux"),
+)
+
+
 def device_label(user_agent: str) -> str:
-    """ "Firefox · Android" from a User-Agent header ("" when it says nothing we know)."""
+    """ "Firefox · Android" from a User-Agent header ("" when it says nothing we know): for the browser and
+    the system, the name of the first mark found (in that order: Edge and Opera also say Chrome)."""
     ua = user_agent or ""
-    browser = next(
-        (
-            name
-            for mark, name in (
-                ("Edg/", "Edge"),
-                ("OPR/", "Opera"),
-                ("Firefox/", "Firefox"),
-                ("Chrome/", "Chrome"),
-                ("Safari/", "Safari"),
-            )
-            if mark in ua
-        ),
-        "",
-    )
-    system = next(
-        (
-            name
-            for mark, name in (
-                ("Android", "Android"),
-                ("iPhone", "iOS"),
-                ("iPad", "iPadOS"),
-                ("CrOS", "ChromeOS"),
-                ("Windows", "Windows"),
-                ("Mac OS X", "macOS"),
-                ("Linux", "Linux"),
-            )
-            if mark in ua
-        ),
-        "",
-    )
-    return " · ".join(part for part in (browser, system) if part)
+    found = (next((name for mark, name in marks if mark in ua), "") for marks in (BROWSERS, SYSTEMS))
+    return " · ".join(part for part in found if part)
 
 
 def subscribe(user, data, user_agent: str = "") -> tuple[PushSubscription, bool]:
