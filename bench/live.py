@@ -575,13 +575,17 @@ class LiveTable:
         try:
             await asyncio.wait_for(waiter.done.wait(), self.app.frame_timeout)
         except TimeoutError:
-            stats.missing += 1
-            stats.note(f"{self.app.name}: table {self.id} seq {seq + 1}: frames at seats {self.seen}")
+            self.frames_missing(stats, seq)
             return
         finally:
             self.waiter = None
         stats.latencies.append(waiter.end - start)
         stats.completed += waiter.end <= stats.end + GRACE
+
+    def frames_missing(self, stats: Stats, seq: int) -> None:
+        """The move at ``seq`` was taken but its frame did not reach every seat in time."""
+        stats.missing += 1
+        stats.note(f"{self.app.name}: table {self.id} seq {seq + 1}: frames at seats {self.seen}")
 
     async def move_over_socket(self, stats: Stats, seat, move, seq, waiter: Waiter, start: float) -> None:
         """{"move", "seq"} over the mover's own socket; done when all 4 seats have the frame (or refused)."""
@@ -591,8 +595,7 @@ class LiveTable:
         except ConnectionClosed:
             return  # (its reader counts the drop)
         except TimeoutError:
-            stats.missing += 1
-            stats.note(f"{self.app.name}: table {self.id} seq {seq + 1}: frames at seats {self.seen}")
+            self.frames_missing(stats, seq)
             return
         finally:
             self.waiter = None
