@@ -6,6 +6,7 @@ Screenshots go to artifacts/screenshots/.
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import shutil
@@ -76,12 +77,13 @@ def browser():
 
 @pytest.fixture
 def new_page(browser):
-    """new_page(width=1280) -> a page in a fresh browser context (its own cookies: another person)."""
+    """new_page(width=1280) -> a page in a fresh browser context (its own cookies: another person), reading
+    ``locale`` when given."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 900):
-        ctx = browser.new_context(viewport={"width": width, "height": height})
-        ctx.set_default_timeout(15000)
+    def make(width: int = 1280, height: int = 900, locale: str | None = None, timeout: int = 15000):
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        ctx.set_default_timeout(timeout)
         contexts.append(ctx)
         page = ctx.new_page()
         page.errors = []
@@ -130,6 +132,44 @@ def wait_for_seq(page, at_least: int, timeout: int = 20000) -> None:
         "n => Number(document.querySelector('section.table-status').dataset.seq) >= n",
         arg=at_least,
         timeout=timeout,
+    )
+
+
+def finished_game(server, names: tuple[str, ...], seed: int = 11) -> dict:
+    """A Cosmic Crowns game between these signed-up players, played to its end through the services
+    (tests/tables/history_games.py): {"table": its id, "rated": bool, "winners": [seats]}."""
+    out = server.manage(
+        "shell",
+        "-c",
+        "import json; from django.contrib.auth.models import User; "
+        "from tests.tables.history_games import finished_game; "
+        f"users = [User.objects.get(username=n) for n in {tuple(names)!r}]; "
+        f"t = finished_game('cosmic_crowns', users, seed={seed!r}); "
+        "print('GAME', json.dumps({'table': t.pk, 'rated': t.rated, 'winners': t.result['winners']}))",
+    )
+    return json.loads(
+        next(line for line in out.splitlines() if line.startswith("GAME ")).removeprefix("GAME ")
+    )
+
+
+def when_still(look: str) -> str:
+    """A page function of one argument: what ``look`` (a JS function of that argument, answering plain data)
+    answers once it has answered the same on ten animation frames in a row (a live frame may redraw the board
+    just after the page loads: no answer then comes from a board being replaced)."""
+    return (
+        "arg => new Promise((done, fail) => {\n"
+        f"    const look = () => JSON.stringify(({look})(arg));\n"
+        """    let last = look(), same = 0, frames = 0;
+    const next = () => {
+        const now = look();
+        same = now === last ? same + 1 : 0;
+        last = now;
+        if (same >= 10) return done(JSON.parse(now));
+        if (++frames > 600) return fail(new Error('the board never held still'));
+        requestAnimationFrame(next);
+    };
+    requestAnimationFrame(next);
+})"""
     )
 
 

@@ -13,25 +13,14 @@ CASES = [(390, "fr"), (1280, "en"), (390, "en"), (1280, "fr")]
 
 
 @pytest.fixture
-def person(browser):
+def person(new_page):
     """person(width, lang) -> a page in a browser context of its own, reading ``lang``."""
-    contexts = []
 
     def make(width: int, lang: str):
-        ctx = browser.new_context(
-            viewport={"width": width, "height": 844 if width < 600 else 900},
-            locale="fr-FR" if lang == "fr" else "en-US",
-        )
-        ctx.set_default_timeout(20000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        return page
+        locale = "fr-FR" if lang == "fr" else "en-US"
+        return new_page(width, 844 if width < 600 else 900, locale=locale, timeout=20000)
 
-    yield make
-    for ctx in contexts:
-        ctx.close()
+    return make
 
 
 def no_grave_violation(page, name: str) -> None:

@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import PASSWORD, shot, unique
+from tests.e2e.conftest import PASSWORD, shot, unique, when_still
 from tests.e2e.test_axe import grave_violations
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
@@ -55,32 +55,20 @@ print(json.dumps({{"table": table.pk, "tokens": [ApiToken.issue(u, "fit")[1] for
 
 # The boxes of what the acting player needs, once the board has held still for ten frames (a live frame may
 # redraw it just after the page loads), at the top of the page as it opens.
-BOXES = """([turn, prompt, hand]) => new Promise((done, fail) => {
+BOXES = when_still("""([turn, prompt, hand]) => {
     const box = el => { const r = el.getBoundingClientRect();
         return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height}; };
     const seen = el => el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-    const look = () => {
-        const p = document.querySelector(prompt);
-        const buttons = p ? [...p.querySelectorAll('button, select, input:not([type=hidden]), a.button')].filter(seen) : [];
-        return JSON.stringify({
-            turn: seen(document.querySelector(turn)) ? box(document.querySelector(turn)) : null,
-            prompt: seen(p) ? box(p) : null,
-            hand: seen(document.querySelector(hand)) ? box(document.querySelector(hand)) : null,
-            buttons: buttons.map(b => ({label: (b.getAttribute('aria-label') || b.textContent || b.name || '').trim().replace(/\\s+/g, ' ').slice(0, 40), ...box(b)})),
-            scrollY: window.scrollY,
-        });
+    const p = document.querySelector(prompt);
+    const buttons = p ? [...p.querySelectorAll('button, select, input:not([type=hidden]), a.button')].filter(seen) : [];
+    return {
+        turn: seen(document.querySelector(turn)) ? box(document.querySelector(turn)) : null,
+        prompt: seen(p) ? box(p) : null,
+        hand: seen(document.querySelector(hand)) ? box(document.querySelector(hand)) : null,
+        buttons: buttons.map(b => ({label: (b.getAttribute('aria-label') || b.textContent || b.name || '').trim().replace(/\\s+/g, ' ').slice(0, 40), ...box(b)})),
+        scrollY: window.scrollY,
     };
-    let last = look(), same = 0, frames = 0;
-    const next = () => {
-        const now = look();
-        same = now === last ? same + 1 : 0;
-        last = now;
-        if (same >= 10) return done(JSON.parse(now));
-        if (++frames > 600) return fail(new Error('the board never held still'));
-        requestAnimationFrame(next);
-    };
-    requestAnimationFrame(next);
-})"""
+}""")
 
 
 def api(server, token: str, method: str, path: str, body=None):

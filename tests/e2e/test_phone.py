@@ -4,7 +4,7 @@ And names of any length fit (point 2). Screenshots of every table page at both w
 
 import pytest
 
-from tests.e2e.conftest import GAMES, LONG_NAME_LENGTH, shot, visit
+from tests.e2e.conftest import GAMES, LONG_NAME_LENGTH, shot, visit, when_still
 
 PHONE = (390, 844)
 
@@ -22,25 +22,12 @@ FIRST_SCREEN = {
 }
 TURN = ".table-status .turn-line .your-turn"
 
-# Every box in one evaluation, looked at on each animation frame until ten frames in a row agree (the socket's
-# first frame may redraw the board just after the page loads): no box can come from a board being replaced.
-STILL_BOXES = """sels => new Promise((done, fail) => {
-    const look = () => JSON.stringify(Object.fromEntries(Object.entries(sels).map(([what, sel]) => {
-        const el = document.querySelector(sel);
-        const r = el ? el.getBoundingClientRect() : {top: 0, bottom: 0, left: 0, right: 0, height: 0};
-        return [what, {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height}];
-    })));
-    let last = look(), same = 0, frames = 0;
-    const next = () => {
-        const now = look();
-        same = now === last ? same + 1 : 0;
-        last = now;
-        if (same >= 10) return done(JSON.parse(now));
-        if (++frames > 600) return fail(new Error('the board never held still'));
-        requestAnimationFrame(next);
-    };
-    requestAnimationFrame(next);
-})"""
+# Every box in one evaluation, once the board has held still.
+STILL_BOXES = when_still("""sels => Object.fromEntries(Object.entries(sels).map(([what, sel]) => {
+    const el = document.querySelector(sel);
+    const r = el ? el.getBoundingClientRect() : {top: 0, bottom: 0, left: 0, right: 0, height: 0};
+    return [what, {top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height}];
+}))""")
 
 
 def wait_for_my_turn(page, slug: str) -> None:

@@ -2,7 +2,7 @@
 
 import re
 
-from tests.e2e.conftest import shot, sign_up, unique
+from tests.e2e.conftest import finished_game, shot, sign_up, unique
 
 BOARD = "section.board [data-card]"
 
@@ -22,14 +22,7 @@ def test_replay_steps_with_keys_switches_seats_and_ends_on_the_final_board(serve
     host_name, guest_name = unique("rp"), unique("rq")
     sign_up(host, server, host_name)
     sign_up(guest, server, guest_name)
-    pk = server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from tests.tables.history_games import finished_game; "
-        f"users = [User.objects.get(username=n) for n in ({host_name!r}, {guest_name!r})]; "
-        "print('table', finished_game('cosmic_crowns', users, seed=11).pk)",
-    )
-    pk = re.search(r"^table (\d+)$", pk, re.M).group(1)
+    pk = finished_game(server, (host_name, guest_name))["table"]
 
     host.goto(f"{server.url}/tables/{pk}/")
     final = board(host)

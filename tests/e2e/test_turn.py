@@ -6,7 +6,15 @@ import re
 
 import pytest
 
-from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import (
+    finished_game,
+    open_two_player_table,
+    seq_of,
+    shot,
+    sign_up,
+    unique,
+    wait_for_seq,
+)
 from tests.e2e.test_axe import grave_violations
 from tests.e2e.test_csp import watch_csp
 
@@ -236,16 +244,9 @@ def test_a_rated_game_shows_each_players_rating_before_and_after(server, new_pag
     host_name, guest_name = unique("rh"), unique("rg")
     sign_up(host, server, host_name)
     sign_up(guest, server, guest_name)
-    out = server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from tests.tables.history_games import finished_game; "
-        f"users = [User.objects.get(username=n) for n in ({host_name!r}, {guest_name!r})]; "
-        "t = finished_game('cosmic_crowns', users, seed=11); print('table', t.pk, t.rated, *t.result['winners'])",
-    )
-    pk, rated, won = re.search(r"^table (\d+) (\w+) ([\d ]+)$", out, re.M).group(1, 2, 3)
-    winners = [int(w) for w in won.split()]
-    assert rated == "True"
+    game = finished_game(server, (host_name, guest_name))
+    pk, winners = game["table"], game["winners"]
+    assert game["rated"] is True
     for page, seat in ((host, 0), (guest, 1)):
         page.goto(f"{server.url}/tables/{pk}/")
         panel = page.locator(".result-panel")
