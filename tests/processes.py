@@ -118,3 +118,13 @@ def fresh_database(label: str):
     finally:
         with psycopg.connect(PG.format("test"), autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def run_bench(script: str, *args: str, timeout: float) -> str:
+    """Run bench/SCRIPT ARGS with this python; what it printed (a failed test, with its output, unless it
+    exits 0)."""
+    out = subprocess.run(
+        [sys.executable, f"bench/{script}", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    return out.stdout

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from tests.processes import ROOT
+from tests.processes import ROOT, run_bench
 
 pytestmark = pytest.mark.slow
 
@@ -24,38 +22,29 @@ ROW = re.compile(r"^(\d+)/s\s+(site|floor|echo)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d
 
 
 def test_the_quick_live_bench_measures_the_three_apps():
-    out = subprocess.run(
-        [sys.executable, "bench/live.py", "--quick", "--no-services", "--skip-saturation", "--skip-idle"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=420,
-    )
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    assert "p50 ms" in out.stdout and "site/echo" in out.stdout and "floor/echo" in out.stdout
-    rows = {(int(m[1]), m[2]): m for m in ROW.finditer(out.stdout)}
+    stdout = run_bench("live.py", "--quick", "--no-services", "--skip-saturation", "--skip-idle", timeout=420)
+    assert "p50 ms" in stdout and "site/echo" in stdout and "floor/echo" in stdout
+    rows = {(int(m[1]), m[2]): m for m in ROW.finditer(stdout)}
     apps = ("echo", "floor", "site")
-    assert sorted(rows) == [(rate, app) for rate in (5, 10) for app in apps], out.stdout
+    assert sorted(rows) == [(rate, app) for rate in (5, 10) for app in apps], stdout
     for (_, app), row in rows.items():
         moves, p50, p99 = int(row[3]), int(row[5]), int(row[7])
-        assert moves > 0, f"{app}: no move's frame reached all four seats\n{out.stdout}"
+        assert moves > 0, f"{app}: no move's frame reached all four seats\n{stdout}"
         assert 0 <= p50 <= p99
-    assert "E. PostgreSQL + Redis: skipped (--no-services)" in out.stdout
-    assert (
-        "the site's moves over the socket" in out.stdout or "F. Against boardgame.io: skipped" in out.stdout
-    )
+    assert "E. PostgreSQL + Redis: skipped (--no-services)" in stdout
+    assert "the site's moves over the socket" in stdout or "F. Against boardgame.io: skipped" in stdout
     peer_present = (
         shutil.which("node") and shutil.which("npm") and (ROOT.parent / "shared/peers/bgio").is_dir()
     )
     if not peer_present:
-        assert "F. Against boardgame.io: skipped" in out.stdout
+        assert "F. Against boardgame.io: skipped" in stdout
         return
-    pairs = {int(m[1]): m for m in PEER_ROWS.finditer(out.stdout)}
-    assert sorted(pairs) == [5, 10], out.stdout
+    pairs = {int(m[1]): m for m in PEER_ROWS.finditer(stdout)}
+    assert sorted(pairs) == [5, 10], stdout
     for row in pairs.values():
         site_rate, site_cpu, site_bytes = float(row[2]), float(row[3]), int(row[8])
         peer_rate, peer_cpu, peer_bytes = float(row[9]), float(row[10]), int(row[15])
-        assert site_rate > 0 and peer_rate > 0, out.stdout
-        assert site_cpu > 0 and peer_cpu > 0 and site_bytes > 0 and peer_bytes > 0, out.stdout
+        assert site_rate > 0 and peer_rate > 0, stdout
+        assert site_cpu > 0 and peer_cpu > 0 and site_bytes > 0 and peer_bytes > 0, stdout
     # the site's moves went over the sockets: none was refused
-    assert "socket move refused" not in out.stdout, out.stdout
+    assert "socket move refused" not in stdout, stdout

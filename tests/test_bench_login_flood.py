@@ -4,12 +4,10 @@ print (their values are the bench's business, not this test's)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
-from tests.processes import ROOT
+from tests.processes import run_bench
 
 pytestmark = pytest.mark.slow
 
@@ -17,16 +15,9 @@ ROW = re.compile(r"^  (idle|one address|20 addresses)\s+([\d.]+) /\s+([\d.]+)\s+
 
 
 def test_the_login_flood_bench_times_a_move_and_a_read_in_each_phase():
-    out = subprocess.run(
-        [sys.executable, "bench/login_flood.py", "--seconds", "1", "--no-services", "--no-baseline"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    phases = [m[1] for m in ROW.finditer(out.stdout)]
-    assert phases == ["idle", "one address", "20 addresses"], out.stdout
-    assert re.search(r"log-ins\n.*\n.*\d+/s: 400: \d+", out.stdout), out.stdout  # the flood was answered
-    assert out.stdout.count("p50 within 3x idle") == 4
-    assert "PostgreSQL + Redis: skipped (--no-services)" in out.stdout
+    stdout = run_bench("login_flood.py", "--seconds", "1", "--no-services", "--no-baseline", timeout=180)
+    phases = [m[1] for m in ROW.finditer(stdout)]
+    assert phases == ["idle", "one address", "20 addresses"], stdout
+    assert re.search(r"log-ins\n.*\n.*\d+/s: 400: \d+", stdout), stdout  # the flood was answered
+    assert stdout.count("p50 within 3x idle") == 4
+    assert "PostgreSQL + Redis: skipped (--no-services)" in stdout
