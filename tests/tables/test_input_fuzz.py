@@ -9,6 +9,7 @@ sends well over 10,000 generated inputs per run.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import unquote
 
 import pytest
@@ -212,7 +213,12 @@ def test_a_socket_on_any_path_connects_or_is_closed_cleanly(cosmic_game, path):
     binary=st.lists(st.binary(max_size=64), max_size=3),
     seated=st.booleans(),
 )
-def test_random_frames_on_a_table_socket_are_ignored(browsers, cosmic_game, frames, binary, seated):
+def test_random_frames_on_a_table_socket_are_refused_and_change_nothing(
+    browsers, cosmic_game, frames, binary, seated
+):
+    """A table socket judges what it is sent as a move (CONTRACTS §3): each random message is answered with a
+    refusal for that socket alone (400 not a move, 403 no seat), nothing raises, the socket stays open and
+    the table does not change."""
     headers = list(ORIGIN)
     if seated:
         headers.append((b"cookie", f"sessionid={browsers['alice'].cookies['sessionid'].value}".encode()))
@@ -226,7 +232,14 @@ def test_random_frames_on_a_table_socket_are_ignored(browsers, cosmic_game, fram
             await comm.send_input({"type": "websocket.receive", "text": text})
         for data in binary:
             await comm.send_input({"type": "websocket.receive", "bytes": data})
-        assert await comm.receive_nothing(timeout=0.01)  # nothing answered, nothing raised
+        for _ in range(len(frames) + len(binary)):
+            answer = await comm.receive_output(timeout=20)
+            assert answer["type"] == "websocket.send", answer  # (not a close)
+            assert re.search(r'data-refused="(400|403)"', answer["text"]), answer["text"][:300]
+        assert await comm.receive_nothing(timeout=0.01)
         await comm.disconnect()
 
+    seq = cosmic_game.seq
     async_to_sync(chatter)()
+    cosmic_game.refresh_from_db()
+    assert cosmic_game.seq == seq
