@@ -264,7 +264,7 @@
   // its close button (the answer's) or a tap outside close it. The game is the page's (its body's game-<slug> class).
   const ZOOM_WAIT = 600; // ms the pointer or the focus rests on a card before it opens
   const LONG_PRESS = 450; // ms
-  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false;
+  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false, zoomAsked = 0;
   function pageGame() {
     const m = /(?:^|\s)game-(?!page(?:\s|$))([a-z0-9_]+)/.exec(document.body.className);
     return m ? m[1] : null;
@@ -297,12 +297,17 @@
   function openZoom(card, modal) {
     const code = card.dataset.card, game = pageGame();
     if (!code || !game) return;
-    if (zoomShown === code && zoom && zoom.open) return;
+    if (zoom && zoom.open) {
+      const isModal = !zoom.classList.contains("peek");
+      if (!modal && isModal) return; // a peek never replaces a card opened large
+      if (zoomShown === code && modal === isModal) return;
+    }
     zoomShown = code;
+    const asked = ++zoomAsked; // the latest ask wins, whichever answer arrives last
     fetch("/games/" + encodeURIComponent(game) + "/cards/" + encodeURIComponent(code) + "/", { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
-        if (zoomShown !== code) return;
+        if (zoomShown !== code || asked !== zoomAsked) return;
         const dialog = zoomDialog();
         const content = dialog.querySelector(".card-zoom-content");
         content.innerHTML = html; // the site's own autoescaped template
@@ -318,7 +323,7 @@
   document.addEventListener("click", function (evt) {
     if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
     const card = zoomable(evt.target);
-    if (card && !acts(evt.target)) openZoom(card, true);
+    if (card && !acts(evt.target)) { clearTimeout(zoomTimer); openZoom(card, true); }
   }, true);
   // Whether a tap on this element already does something (a move, a choice, a link, a card the game lets you
   // pick, which looks clickable): then a tap does that, and a long press opens the card.
