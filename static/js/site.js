@@ -264,7 +264,7 @@
   // its close button (the answer's) or a tap outside close it. The game is the page's (its body's game-<slug> class).
   const ZOOM_WAIT = 600; // ms the pointer or the focus rests on a card before it opens
   const LONG_PRESS = 450; // ms
-  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false, zoomAsked = 0;
+  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false, zoomAsked = 0, modalAsked = false, closedAt = -1e9;
   function pageGame() {
     const m = /(?:^|\s)game-(?!page(?:\s|$))([a-z0-9_]+)/.exec(document.body.className);
     return m ? m[1] : null;
@@ -285,7 +285,7 @@
     zoom.addEventListener("click", function (evt) {
       if (evt.target === zoom || evt.target.closest("[data-zoom-close]")) closeZoom();
     });
-    zoom.addEventListener("close", function () { zoomShown = null; });
+    zoom.addEventListener("close", function () { zoomShown = null; closedAt = performance.now(); });
     document.body.appendChild(zoom);
     return zoom;
   }
@@ -297,6 +297,7 @@
   function openZoom(card, modal) {
     const code = card.dataset.card, game = pageGame();
     if (!code || !game) return;
+    if (!modal && modalAsked) return; // nor one on its way
     if (zoom && zoom.open) {
       const isModal = !zoom.classList.contains("peek");
       if (!modal && isModal) return; // a peek never replaces a card opened large
@@ -304,9 +305,11 @@
     }
     zoomShown = code;
     const asked = ++zoomAsked; // the latest ask wins, whichever answer arrives last
+    modalAsked = modal;
     fetch("/games/" + encodeURIComponent(game) + "/cards/" + encodeURIComponent(code) + "/", { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
+        if (asked === zoomAsked) modalAsked = false;
         if (zoomShown !== code || asked !== zoomAsked) return;
         const dialog = zoomDialog();
         const content = dialog.querySelector(".card-zoom-content");
@@ -318,7 +321,7 @@
         if (modal) { dialog.showModal(); const close = dialog.querySelector("[data-zoom-close]"); if (close) close.focus(); }
         else dialog.show();
       })
-      .catch(function () { zoomShown = null; });
+      .catch(function () { zoomShown = null; if (asked === zoomAsked) modalAsked = false; });
   }
   document.addEventListener("click", function (evt) {
     if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
@@ -337,6 +340,7 @@
   document.addEventListener("pointerdown", function (evt) {
     const card = zoomable(evt.target);
     if (!card) return;
+    clearTimeout(zoomTimer); // a press is no resting pointer
     pressed = { x: evt.clientX, y: evt.clientY, timer: setTimeout(function () {
       pressed = null;
       swallowClick = true; // the press opened the card; the click that ends it does not play it
@@ -362,6 +366,7 @@
   document.addEventListener("focusin", function (evt) {
     const card = evt.target.matches && evt.target.matches("button, [tabindex]") ? evt.target.querySelector("[data-card]") : null;
     clearTimeout(zoomTimer);
+    if (performance.now() - closedAt < 500) return; // the focus coming back to the card a closed view showed
     if (card && zoomable(card)) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);
     else if (zoom && zoom.open && zoom.classList.contains("peek") && !zoom.contains(evt.target)) closeZoom();
   });

@@ -60,8 +60,10 @@ def test_no_text_on_a_card_is_drawn_below_11_px(tour, as_player, width):
     assert not found, found
 
 
-def zoomed(page) -> dict:
-    page.wait_for_selector("dialog.card-zoom[open] .card-zoom-text h2")
+def zoomed(page, modal: bool | None = None) -> dict:
+    """What the open card view shows, once it is open (as a dialog over the page, or a peek, when asked)."""
+    state = {None: "", True: ":modal", False: ":not(:modal)"}[modal]
+    page.wait_for_selector(f"dialog.card-zoom[open]{state} .card-zoom-text h2")
     return page.evaluate(
         """() => { const d = document.querySelector('dialog.card-zoom');
         return {modal: d.matches(':modal'), name: d.querySelector('h2').textContent.trim(),
@@ -78,7 +80,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     card = page.locator(".cu-hand [data-card]").first
     code = card.get_attribute("data-card")
     card.hover()  # the pointer rests on a card of the hand: a peek, not modal
-    peek = zoomed(page)
+    peek = zoomed(page, modal=False)
     assert peek["code"] == code and peek["name"] == C.CARD_BY_CODE[code]["name"] and not peek["modal"]
     assert peek["width"] >= 200 and C.CLASS_WORDS["en"][C.CARD_BY_CODE[code]["class"]] in peek["text"]
     shot(page, "card-zoom-peek-1280", full_page=False)
@@ -102,7 +104,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     target.hover()  # (the pointer over its middle)
     code = target.get_attribute("data-card")
     phone.mouse.down()
-    big = zoomed(phone)
+    big = zoomed(phone, modal=True)
     phone.mouse.up()
     assert big["modal"] and big["code"] == code and big["width"] >= 200
     shot(phone, "card-zoom-long-press-390", full_page=False)
@@ -113,7 +115,7 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     )
     # A tap on a card that is not a move (a recruitment zone's) opens it.
     phone.locator(".cp-zones [data-card]:visible").first.click()
-    assert zoomed(phone)["modal"]
+    assert zoomed(phone, modal=True)["modal"]
     phone.keyboard.press("Escape")
     expect(phone.locator("dialog.card-zoom[open]")).to_have_count(0)
     assert not page.errors and not phone.errors
