@@ -103,7 +103,7 @@ class Snapshot:
 
     def position(self, viewer: int | None) -> selectors.Position:
         if viewer not in self._positions:
-            self._positions[viewer] = selectors.position(self.table, viewer, self.state)
+            self._positions[viewer] = selectors.position(self.table, viewer, self.state, self.seats)
         return self._positions[viewer]
 
     def keep_positions(self) -> None:
@@ -328,10 +328,10 @@ def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> select
     kept, when the seats are the kept ones: the same revision)."""
     kept = _kept_positions.get(table.pk)
     if kept is None or kept[0] != moment(table) or kept[2] is not seats:
-        return selectors.position(table, viewer)
+        return selectors.position(table, viewer, seats=seats)
     positions = kept[3]
     if viewer not in positions:
-        positions[viewer] = selectors.position(table, viewer)
+        positions[viewer] = selectors.position(table, viewer, seats=seats)
     return positions[viewer]
 
 

@@ -77,8 +77,12 @@ class Position:
     awaited: bool = False  # the game is being played and this viewer's move is awaited
 
 
-def position(table: Table, viewer: int | None, state: Any = None) -> Position:
-    """``viewer``'s position at ``table``, from ``state`` when the caller has it loaded (else the snapshot)."""
+def position(
+    table: Table, viewer: int | None, state: Any = None, seats: list[Seat] | None = None
+) -> Position:
+    """``viewer``'s position at ``table``, from ``state`` when the caller has it loaded (else the snapshot).
+    With the table's ``seats``, it is a person's: a seat a bot plays for them is not awaited (its moves are
+    the bot's); without, the seat's own (what the bot decides from)."""
     if state is None:
         state = load_state(table)
     if state is None:
@@ -86,6 +90,7 @@ def position(table: Table, viewer: int | None, state: Any = None) -> Position:
     engine = table.engine
     to_act = list(table.to_act or [])
     awaited = table.status == Table.PLAYING and viewer is not None and viewer in to_act
+    awaited = awaited and not (seats is not None and seats[viewer].is_bot)
     return Position(
         view=engine.view(state, viewer),
         to_act=to_act,

@@ -392,8 +392,10 @@ def _store_progress(
         elif not seat.awaited:
             seat.awaited_since = None
     publication = _announce(table, seats=seats, state=state, saved=True, people=people)
-    now_awaited = set(table.to_act)
-    changed = [seats[i] for i in sorted(now_awaited ^ previously_awaited) if seats[i].user_id]
+    # Whose turn it is, for a person: a seat a bot plays for its person waits for the bot, not for them.
+    persons = {s.index for s in seats if s.user_id and not s.is_bot}
+    now_awaited = set(table.to_act) & persons
+    changed = [seats[i] for i in sorted(now_awaited ^ (previously_awaited & persons))]
     if changed:
         from tables import notifications
 

@@ -349,7 +349,8 @@ def dashboard(request):
         for w in waiting
     ]
     others = (
-        Seat.objects.filter(user=request.user, table__status=Table.PLAYING, awaited=False)
+        Seat.objects.filter(user=request.user, table__status=Table.PLAYING)
+        .exclude(awaited=True, bot="")  # (those are above)
         .select_related("table")
         .order_by("-table__last_move_at")
     )

@@ -64,6 +64,12 @@ def urgency(table: Table, since: datetime) -> tuple:
     return (table.deadline is None, table.deadline or since, since)
 
 
+def awaited_seats(**where):
+    """The seats where a person's own move is awaited, in games being played: a seat a bot plays for its
+    person (after a timeout, a concession) waits for the bot, not for them. ``where``: more filters."""
+    return Seat.objects.filter(awaited=True, bot="", table__status=Table.PLAYING, **where)
+
+
 def waiting_tables(user) -> list[Waiting]:
     """The tables being played where ``user``'s move is awaited, most urgent first (four queries)."""
     if user is None or not user.is_authenticated:
@@ -72,7 +78,7 @@ def waiting_tables(user) -> list[Waiting]:
         Exists(Move.objects.filter(table=OuterRef("table_id"), cancels=OuterRef("seq")))
     )
     mine = list(
-        Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING)
+        awaited_seats(user=user)
         .select_related("table")
         .annotate(last_move_id=Subquery(standing.order_by("-seq").values("pk")[:1]))
     )
@@ -100,7 +106,7 @@ def waiting_tables(user) -> list[Waiting]:
 def waiting_ids(user, limit: int | None = 20) -> list[int]:
     """The ids of the tables waiting for ``user``, most urgent first (one query: the badge's list)."""
     rows = (
-        Seat.objects.filter(user=user, awaited=True, table__status=Table.PLAYING)
+        awaited_seats(user=user)
         .select_related("table")
         .only("awaited_since", "table__deadline", "table__last_move_at", "table__started_at", "table__id")
     )
