@@ -145,7 +145,7 @@ def _tell_challenged(challenge: Challenge) -> None:
             )
             % words,
         )
-    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged.pk]))
+    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged.pk]), robust=True)
 
 
 def _locked(challenge_id, user) -> Challenge:
@@ -217,7 +217,7 @@ def cancel(challenge_id, user) -> None:
     challenge.status, challenge.answered_at = Challenge.CANCELLED, timezone.now()
     challenge.save(update_fields=["status", "answered_at"])
     challenged_id = challenge.challenged_id
-    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]))
+    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]), robust=True)
 
 
 def _tell_challenger(challenge: Challenge, accepted: bool) -> None:
@@ -236,8 +236,8 @@ def _tell_challenger(challenge: Challenge, accepted: bool) -> None:
             body = gettext("Maybe another time.")
         push.notify(challenger, title, body, url, tag=f"challenge-{challenge.pk}")
     challenged_id = challenge.challenged_id
-    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]))
-    transaction.on_commit(lambda: tell_live(challenger.pk, title))
+    transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]), robust=True)
+    transaction.on_commit(lambda: tell_live(challenger.pk, title), robust=True)
 
 
 def tell_live(user_id: int, news: str) -> None:

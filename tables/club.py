@@ -67,14 +67,14 @@ def block(user, username) -> None:
     Challenge.objects.filter(
         status=Challenge.PENDING, challenger__in=[user, other], challenged__in=[user, other]
     ).update(status=Challenge.CANCELLED)
-    transaction.on_commit(lambda: blocks.tell_sockets(user.pk))
+    transaction.on_commit(lambda: blocks.tell_sockets(user.pk), robust=True)
 
 
 @transaction.atomic
 def unblock(user, username) -> None:
     other = person(username, active_only=False)
     Block.objects.filter(blocker=user, blocked=other).delete()
-    transaction.on_commit(lambda: blocks.tell_sockets(user.pk))
+    transaction.on_commit(lambda: blocks.tell_sockets(user.pk), robust=True)
 
 
 def blocked_people(user) -> list:

@@ -130,4 +130,4 @@ def delete_account(user, password) -> None:
                 session.delete()
         names.leave_behind(user.username)
         user.delete()  # tokens, devices, follows, blocks, challenges, decks, ratings: CASCADE; seats: SET_NULL
-        transaction.on_commit(lambda: close_account_sockets(user_id))
+        transaction.on_commit(lambda: close_account_sockets(user_id), robust=True)
