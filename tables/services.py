@@ -439,6 +439,15 @@ def wake_worker() -> None:
     worker_wakeup.set()
 
 
+def _badges_after_commit(table_id: int, user_ids: list[int]) -> None:
+    """After commit, refresh the badge of each person whose waiting count changed (as a move does); a
+    failure to send is logged, the change stands."""
+    if user_ids:
+        from tables import notifications
+
+        transaction.on_commit(lambda: notifications.refresh_badges(table_id, list(user_ids)), robust=True)
+
+
 def time_out(table_id, now=None) -> list[int]:
     """Replace every awaited person by a bot once their deadline has passed. Exactly once, even in a race."""
     now = now or timezone.now()
@@ -458,6 +467,7 @@ def time_out(table_id, now=None) -> list[int]:
         table.deadline = None
         table.save(update_fields=["deadline"])
         _announce(table)
+        _badges_after_commit(table.pk, [seats[i].user_id for i in replaced])  # (the bot's turn now)
         transaction.on_commit(wake_worker)
         return replaced
 
@@ -495,6 +505,8 @@ def reclaim_seat(table_id, user) -> int:
         table.deadline = timezone.now() + timedelta(seconds=table.move_time)
         table.save(update_fields=["deadline"])
     _announce(table)
+    if index in table.to_act:
+        _badges_after_commit(table.pk, [user.pk])  # (their turn again)
     return index
 
 
@@ -505,6 +517,7 @@ def concede(table_id, user) -> None:
     seat = seats[index]
     if seat.conceded:
         raise Conflict(gettext("You have conceded already."))
+    was_theirs = not seat.is_bot
     seat.bot, seat.replaced, seat.conceded = seat.bot or "casual", True, True
     seat.save(update_fields=["bot", "replaced", "conceded"])
     tell(table, "concede", user, index)
@@ -512,6 +525,8 @@ def concede(table_id, user) -> None:
         table.deadline = None
         table.save(update_fields=["deadline"])
         transaction.on_commit(wake_worker)
+        if was_theirs:
+            _badges_after_commit(table.pk, [user.pk])  # (the bot's turn now)
     _announce(table)
 
 
@@ -528,6 +543,7 @@ def vote_abort(table_id, user) -> bool:
     table.abort_votes = votes
     aborted = set(humans) <= set(votes)
     if aborted:
+        _badges_after_commit(table.pk, [s.user_id for s in seats if s.awaited and s.index in humans])
         table.status = Table.ABORTED
         table.to_act = []
         table.deadline = None
@@ -557,14 +573,12 @@ def abandon(table_id, user) -> None:
         raise Conflict(
             gettext("Only a game against bots alone can be abandoned: offer to abort it, or concede.")
         )
-    was_awaited = seats[index].awaited
+    was_awaited = seats[index].awaited and not seats[index].is_bot
     _close(table)
     tell(table, "abandon", user, index)
     _announce(table)
     if was_awaited:
-        from tables import notifications
-
-        transaction.on_commit(lambda: notifications.refresh_badges(table.pk, [user.pk]), robust=True)
+        _badges_after_commit(table.pk, [user.pk])
 
 
 IDLE_BOT_TABLE_DAYS = 7  # a table against bots alone that nobody touched for this long is closed
@@ -573,7 +587,6 @@ IDLE_BOT_TABLE_DAYS = 7  # a table against bots alone that nobody touched for th
 def close_idle_bot_tables(now=None) -> int:
     """Close (abort, unrated) every table against bots alone untouched for IDLE_BOT_TABLE_DAYS, saying so
     in its log. Safe to run in several workers at once: each table is locked and looked at again."""
-    from tables import notifications
 
     now = now or timezone.now()
     cutoff = now - timedelta(days=IDLE_BOT_TABLE_DAYS)
@@ -594,9 +607,7 @@ def close_idle_bot_tables(now=None) -> int:
             _close(table)
             tell(table, "idle_closed", None, person.index, days=IDLE_BOT_TABLE_DAYS)
             _announce(table)
-            transaction.on_commit(
-                lambda t=table.pk, u=person.user_id: notifications.refresh_badges(t, [u]), robust=True
-            )
+            _badges_after_commit(table.pk, [person.user_id])
             closed += 1
     return closed
 
