@@ -40,6 +40,17 @@ def enqueue(to: str, subject: str, body: str, not_before=None) -> OutgoingMail:
     )
 
 
+def enqueue_many(mails: list[tuple[str, str, str]]) -> None:
+    """Queue several e-mails, each (to, subject, body), in one query (the daily digests of a tick)."""
+    now = timezone.now()
+    OutgoingMail.objects.bulk_create(
+        [
+            OutgoingMail(to=to, subject=subject[:200], body=body, next_attempt_at=now)
+            for to, subject, body in mails
+        ]
+    )
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Wait after the n-th failed attempt: 1, 2, 4 … minutes, at most LAST_RETRY."""
     return backoff(attempts, FIRST_RETRY, LAST_RETRY)

@@ -64,6 +64,19 @@ def urgency(table: Table, since: datetime) -> tuple:
     return (table.deadline is None, table.deadline or since, since)
 
 
+def waited_since(seat: Seat) -> datetime:
+    """When a person's turn at a seat began (the table's last move or start, for a wait older than the
+    record)."""
+    table = seat.table
+    return seat.awaited_since or table.last_move_at or table.started_at or table.created_at
+
+
+def most_urgent_first(seats) -> list[Seat]:
+    """Awaited seats (their tables loaded), most urgent first: the order of the page, the badge, the API and
+    the daily digest."""
+    return sorted(seats, key=lambda s: urgency(s.table, waited_since(s)))
+
+
 def awaited_seats(**where):
     """The seats where a person's own move is awaited, in games being played: a seat a bot plays for its
     person (after a timeout, a concession) waits for the bot, not for them. ``where``: more filters."""
@@ -94,12 +107,11 @@ def waiting_tables(user) -> list[Waiting]:
             table=s.table,
             seat=s,
             seats=seats[s.table_id],
-            since=s.awaited_since or s.table.last_move_at or s.table.started_at or s.table.created_at,
+            since=waited_since(s),
             last_move=moves.get(s.last_move_id),
         )
-        for s in mine
+        for s in most_urgent_first(mine)
     ]
-    rows.sort(key=lambda w: urgency(w.table, w.since))
     return rows
 
 
@@ -108,9 +120,13 @@ def waiting_ids(user, limit: int | None = 20) -> list[int]:
     rows = (
         awaited_seats(user=user)
         .select_related("table")
-        .only("awaited_since", "table__deadline", "table__last_move_at", "table__started_at", "table__id")
+        .only(
+            "awaited_since",
+            "table__deadline",
+            "table__last_move_at",
+            "table__started_at",
+            "table__created_at",
+            "table__id",
+        )
     )
-    ordered = sorted(
-        rows, key=lambda s: urgency(s.table, s.awaited_since or s.table.last_move_at or s.table.started_at)
-    )
-    return [s.table_id for s in ordered[:limit]]
+    return [s.table_id for s in most_urgent_first(rows)[:limit]]
