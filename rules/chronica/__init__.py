@@ -5,8 +5,9 @@ generation and the checks), engine.py (the Game), view.py (views, words for the 
 (hidden cards dealt at random to match a view, for the bots).
 """
 
-from rules.chronica.cards import catalog, decode_deck, encode_deck, starter_decks, validate_deck
+from rules.chronica.cards import decode_deck, encode_deck, starter_decks, validate_deck
 from rules.chronica.engine import Chronica
+from rules.chronica.powers import catalog
 
 GAME = Chronica()
 preview = GAME.preview

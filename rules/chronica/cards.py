@@ -315,17 +315,6 @@ STARTER_DECKS = [
 ]
 
 
-def catalog() -> list[dict]:
-    """Every card kind, in table order, as a fresh dict (code, name, kind, class, category, era, values,
-    preferred, power: null or its dict from powers.describe, with ``text``)."""
-    from rules.chronica.powers import describe  # powers.py reads this module's table
-
-    return [
-        dict(CARD_BY_CODE[row[0]], values=dict(CARD_BY_CODE[row[0]]["values"]), power=describe(row[0]))
-        for row in CARDS
-    ]
-
-
 def name(code: str) -> str:
     return CARD_BY_CODE[code]["name"]
 

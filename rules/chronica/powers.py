@@ -408,3 +408,13 @@ def describe(code: str) -> dict | None:
     out["texts"] = {lang: text(pw, lang) for lang in ("en", "fr")}
     out["keywords"] = keywords(pw)
     return out
+
+
+def catalog() -> list[dict]:
+    """Every card kind, in the card table's order, as a fresh dict (code, name, kind, class, category,
+    era, values, preferred, power: null or its dict from ``describe``, with ``text``). Built here, not in
+    cards.py: this module reads the card table, the table knows nothing of powers."""
+    return [
+        dict(C.CARD_BY_CODE[row[0]], values=dict(C.CARD_BY_CODE[row[0]]["values"]), power=describe(row[0]))
+        for row in C.CARDS
+    ]
