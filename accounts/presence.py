@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.core.cache import cache
 
+from accounts import socket_guard
+
 PRESENCE_TTL = 12 * 3600
 SEEN_TTL = 90 * 24 * 3600
 
@@ -101,12 +103,15 @@ def of_many(users) -> dict[int, Presence]:
     ids = [getattr(u, "pk", u) for u in users]
     keys = [_count_key(i) for i in ids] + [_seen_key(i) for i in ids]
     found = cache.get_many(keys)
+    counted = [i for i in ids if int(found.get(_count_key(i)) or 0) > 0]
+    # A process that died with a person's sockets open leaves a count that outlived them.
+    alive = socket_guard.with_sockets(counted) if counted else set()
     now = time.time()
     out = {}
     for user, user_id in zip(users, ids, strict=True):
         count = int(found.get(_count_key(user_id)) or 0)
-        if count > 0 and not sockets_anywhere(user_id):
-            count = 0  # a process died with this person's sockets open: its count outlived them
+        if user_id not in alive:
+            count = 0
         seen = found.get(_seen_key(user_id))
         online = count > 0 or (seen is not None and now - seen < settings.PRESENCE_GRACE)
         if seen is not None:
@@ -115,14 +120,6 @@ def of_many(users) -> dict[int, Presence]:
             last = getattr(user, "last_login", None)
         out[user_id] = Presence(online, None if online else last)
     return out
-
-
-def sockets_anywhere(user_id: int) -> bool:
-    """Whether any process holds a socket of the person now, as the socket guard counts them (each process
-    refreshes its counts while it lives, so a dead process's sockets stop counting within minutes)."""
-    from accounts import socket_guard
-
-    return socket_guard.open_here(user_id) + socket_guard.others_open(user_id) > 0
 
 
 def of(user) -> Presence:

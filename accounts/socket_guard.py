@@ -78,6 +78,29 @@ def others_open(user_id: int) -> int:
     return sum(cache.get_many([_own_key(user_id, p) for p in others]).values())
 
 
+def with_sockets(user_ids) -> set[int]:
+    """Those of ``user_ids`` with a socket open in this process or another living one: in two reads of the
+    cache at most, however many they are (presence of a page's people)."""
+    ids = list(user_ids)
+    with _lock:
+        found = {i for i in ids if _open.get(i, 0) > 0}
+    rest = [i for i in ids if i not in found]
+    if not rest:
+        return found
+    now = time.time()
+    published = cache.get_many([_processes_key(i) for i in rest])
+    others = [
+        (i, p)
+        for i in rest
+        for p, until in (published.get(_processes_key(i)) or {}).items()
+        if p != PROCESS and until > now
+    ]
+    if others:
+        counts = cache.get_many([_own_key(i, p) for i, p in others])
+        found |= {i for i, p in others if (counts.get(_own_key(i, p)) or 0) > 0}
+    return found
+
+
 def _publish(user_id: int) -> None:
     with _lock:
         count = _open.get(user_id, 0)
