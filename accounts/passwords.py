@@ -17,6 +17,7 @@ import hashlib
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
+from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.encoding import force_bytes
@@ -83,9 +84,13 @@ def request_reset(email: str) -> int:
     return queued
 
 
+@transaction.atomic
 def revoke_access(user, keep_session_key: str | None = None) -> int:
-    """After a new password: the account's API tokens are deleted and every socket of its sessions but
-    ``keep_session_key``'s closes. Returns how many tokens were revoked."""
+    """With a new password (in its transaction): the account's API tokens are deleted and, once that
+    commits, every socket of its sessions but ``keep_session_key``'s closes (a socket closed before would
+    reconnect while the old password still stood; a change rolled back ends nothing). Returns how many
+    tokens were revoked."""
     revoked, _by_model = ApiToken.objects.filter(user=user).delete()
-    close_account_sockets(user.pk, keep_session_key)
+    user_id = user.pk
+    transaction.on_commit(lambda: close_account_sockets(user_id, keep_session_key), robust=True)
     return revoked

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -98,8 +99,9 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form):
         this_session = self.request.session.session_key  # (its sockets joined under it; the key is cycled)
-        response = super().form_valid(form)
-        revoked = passwords.revoke_access(form.user, keep_session_key=this_session)
+        with transaction.atomic():  # (the new password and the revoked tokens together; sockets after)
+            response = super().form_valid(form)
+            revoked = passwords.revoke_access(form.user, keep_session_key=this_session)
         if revoked:
             messages.info(
                 self.request,
@@ -125,8 +127,9 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     success_url = reverse_lazy("accounts:password_reset_complete")
 
     def form_valid(self, form):
-        response = super().form_valid(form)
-        passwords.revoke_access(form.user)
+        with transaction.atomic():  # (the new password and the revoked tokens together; sockets after)
+            response = super().form_valid(form)
+            passwords.revoke_access(form.user)
         return response
 
 

@@ -171,3 +171,54 @@ def api_token_user(client):
         return Client().get("/api/history", HTTP_AUTHORIZATION=f"Bearer {raw}")
 
     return call
+
+
+@pytest.fixture
+def closed(monkeypatch):
+    """The accounts whose sockets were told to close, as they are told."""
+    from accounts import passwords
+
+    told = []
+    monkeypatch.setattr(passwords, "close_account_sockets", lambda user_id, keep=None: told.append(user_id))
+    return told
+
+
+def test_a_new_password_closes_the_sockets_only_once_it_commits(
+    alice, closed, django_capture_on_commit_callbacks
+):
+    from django.db import transaction
+
+    from accounts import passwords
+
+    ApiToken.issue(alice)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        passwords.revoke_access(alice)
+        raise RuntimeError("the password change fails")
+    assert closed == [] and ApiToken.objects.filter(user=alice).exists()  # nothing ended
+    with django_capture_on_commit_callbacks(execute=True):
+        assert passwords.revoke_access(alice) == 1
+        assert closed == []  # not before the commit
+    assert closed == [alice.pk] and not ApiToken.objects.filter(user=alice).exists()
+
+
+@pytest.mark.parametrize("way", ["change", "reset"])
+def test_the_password_pages_close_the_sockets_after_the_change_commits(
+    client, alice, closed, django_capture_on_commit_callbacks, way
+):
+    ApiToken.issue(alice)
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        if way == "change":
+            client.force_login(alice)
+            answer = client.post(
+                "/accounts/password/",
+                {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+            )
+            assert answer.status_code == 302
+        else:
+            ask(client, "alice@example.com")
+            link = link_in_sent_mail()
+            assert set_new_password(Client(), link)[0].status_code == 302
+        assert closed == []
+    for callback in callbacks:
+        callback()
+    assert closed == [alice.pk] and not ApiToken.objects.filter(user=alice).exists()
