@@ -20,12 +20,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import push
 from accounts.limits import LimitReached, parse_id
+from tables.errors import json_error
 
 THEME_COLOUR = "#1d3557"
 
 
 def _error(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
+    return json_error(message, status)
 
 
 def subscribe_answer(user, data, user_agent: str) -> JsonResponse:

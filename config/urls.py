@@ -19,18 +19,20 @@ urlpatterns = [
 
 def handler404(request, exception=None):
     """JSON for the API (CONTRACTS §2: errors are {"error": ...}), Django's page elsewhere."""
-    from django.http import JsonResponse
     from django.views.defaults import page_not_found
 
+    from tables.errors import json_error
+
     if request.path.startswith("/api/"):
-        return JsonResponse({"error": "Not found."}, status=404)
+        return json_error("Not found.", 404)
     return page_not_found(request, exception)
 
 
 def handler500(request):
-    from django.http import JsonResponse
     from django.views.defaults import server_error
 
+    from tables.errors import json_error
+
     if request.path.startswith("/api/"):
-        return JsonResponse({"error": "Something went wrong on our side."}, status=500)
+        return json_error("Something went wrong on our side.", 500)
     return server_error(request)

@@ -17,11 +17,12 @@ from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle, hashes_passwords
 from rules import registry
 from tables import access, rendering, selectors, services, social
+from tables.errors import json_error
 from tables.models import Table
 
 
 def error(message: str, status: int) -> JsonResponse:
-    return JsonResponse({"error": message}, status=status)
+    return json_error(message, status)
 
 
 def api_view(methods: tuple[str, ...], auth: bool = True):

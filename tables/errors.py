@@ -6,6 +6,13 @@ importing the services (which import most of ``tables``).
 
 from __future__ import annotations
 
+from django.http import JsonResponse
+
+
+def json_error(message: str, status: int) -> JsonResponse:
+    """A JSON answer's refusal, as every JSON call of the site words it (CONTRACTS §2): ``{"error": ...}``."""
+    return JsonResponse({"error": message}, status=status)
+
 
 class TableError(Exception):
     """A refusal; its message is for the person (in the language active when it is raised)."""
