@@ -17,10 +17,7 @@ is 404 or 403 with ``{"error": "This is not possible."}``, and changes nothing.
 
 from __future__ import annotations
 
-import json
-
 from django.http import HttpResponse, JsonResponse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import presence
@@ -122,18 +119,7 @@ def live(request):
 
 @api_view(("GET",))
 def account_export(request):
-    return export_response(request.api_user)
-
-
-def export_response(user) -> HttpResponse:
-    """The account's data as a JSON download (the API and the profile's button)."""
-    data = leaving.account_data(user)
-    stamp = timezone.now().strftime("%Y%m%d")
-    response = HttpResponse(
-        json.dumps(data, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
-    )
-    response["Content-Disposition"] = f'attachment; filename="cardclub-{user.pk}-{stamp}.json"'
-    return response
+    return leaving.account_file(request.api_user)
 
 
 @api_view(("POST",))

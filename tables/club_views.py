@@ -17,7 +17,6 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import avatars, presence
 from accounts.limits import parse_id
 from tables import challenges, club, leaving, services
-from tables.club_api import export_response
 from tables.selectors import games_list
 from tables.texts import MOVE_TIMES
 
@@ -256,7 +255,7 @@ def picture(request):
 @login_required
 def data(request):
     """Download my data: the account's JSON file (as ``GET /api/account/export``)."""
-    return export_response(request.user)
+    return leaving.account_file(request.user)
 
 
 @login_required

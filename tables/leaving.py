@@ -15,10 +15,12 @@ commit, and their username cannot be taken again for DELETED_NAME_DAYS days.
 
 from __future__ import annotations
 
+import json
 import logging
 
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.http import HttpResponse
 from django.utils import timezone
 
 from accounts import names
@@ -102,6 +104,17 @@ def account_data(user) -> dict:
         ],
         "games": games,
     }
+
+
+def account_file(user) -> HttpResponse:
+    """The account's data as a JSON download (``GET /api/account/export`` and the profile's button)."""
+    stamp = timezone.now().strftime("%Y%m%d")
+    response = HttpResponse(
+        json.dumps(account_data(user), ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="cardclub-{user.pk}-{stamp}.json"'
+    return response
 
 
 class WrongPassword(Forbidden):
