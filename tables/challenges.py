@@ -181,8 +181,7 @@ def accept(challenge_id, user) -> Table:
         move_time=challenge.move_time,
         rated=challenge.rated,
     )
-    Seat.objects.filter(table=table, index=1).update(user=user)
-    services.tell(table, "join", user, 1)
+    services.take_seat(table, user)  # (seat 1: the challenger holds seat 0, bots the seats after)
     if not Seat.objects.filter(table=table, user__isnull=True, bot="").exists():
         table = services.start_table(table.pk, challenge.challenger)
     else:

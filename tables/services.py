@@ -210,6 +210,14 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
         raise NotFound(gettext("No such table."))
     if table.created_by_id and blocks.blocks(table.created_by_id, user.pk):
         raise Forbidden(blocks.not_possible())  # (the creator keeps them away; nothing more is said)
+    index = take_seat(table, user, deck)
+    _announce(table)
+    return index
+
+
+def take_seat(table: Table, user, deck=None) -> int:
+    """Seat ``user`` in the lowest free seat of the open ``table`` (locked by the caller), with ``deck``, and
+    say so in its log: the lobby's join and an accepted challenge's. The caller announces the change."""
     if table.status != Table.OPEN:
         raise Conflict(gettext("This table is no longer open."))
     seats = selectors.read_seats(table)
@@ -228,7 +236,6 @@ def join_table(table_id, user, deck=None, invite=None) -> int:
     seat.deck = deck
     seat.save(update_fields=["user", "deck"])
     tell(table, "join", user, seat.index)
-    _announce(table)
     return seat.index
 
 
