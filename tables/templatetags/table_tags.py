@@ -226,6 +226,14 @@ def card_name(code, game):
 
 
 @register.filter
+def rating_text(value, provisional):
+    """A displayed rating as players read it: "1500?" while provisional, "1623" after (ratings.display_text)."""
+    from tables.ratings import display_text
+
+    return display_text(value, bool(provisional))
+
+
+@register.filter
 def signed(change):
     """A change of rating as players read it: "+12", "−8"."""
     from tables.ratings import signed as signed_change

@@ -231,3 +231,12 @@ def test_each_rated_game_shows_its_change_on_the_history_and_the_player_page(cli
     assert f"{shown}?" in page and f"\u2212{-loss}" in page
     unrated = finished("five_crowns", [alice, bob], [0], [1, 9], rated=False)
     assert unrated.pk not in ratings.changes_by_table(alice) and ratings.table_changes(unrated) == {}
+
+
+def test_the_pages_write_a_rating_with_the_one_display_text():
+    from django.template import Context, Template
+
+    page = Template(
+        "{% load table_tags %}{{ a|rating_text:True }} {{ b|rating_text:False }} [{{ c|rating_text:True }}]"
+    )
+    assert page.render(Context({"a": 1500, "b": 1623, "c": None})) == "1500? 1623 []"
