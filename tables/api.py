@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import api_tokens
-from accounts.blocks import blocked_by
 from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_control_characters
 from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle, hashes_passwords
@@ -307,10 +306,7 @@ def chat(request, pk):
         )
         return JsonResponse(social.chat_json(message), status=201)
     table = _table_or_404(request, pk)
-    messages = table.chat.select_related("user").order_by("id")
-    hidden = blocked_by(request.api_user.pk)
-    if hidden:  # the chat of people the caller blocked is not shown to them
-        messages = messages.exclude(user_id__in=hidden)
+    messages = social.chat_for(table, request.api_user)
     return JsonResponse([social.chat_json(m) for m in messages], safe=False)
 
 

@@ -76,15 +76,23 @@ def may_write(table, seats, user) -> bool:
     return seat_of(seats, user) is not None or table.spectator_chat
 
 
-def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
-    """The chat panel's context for ``user`` (``upto``: only what was said by that step, for a replay)."""
+def chat_for(table, user, *, upto: int | None = None):
+    """The chat lines of ``table`` that ``user`` (or None) may read, oldest first, their authors loaded: not
+    those of people they blocked; ``upto``: only what was said by that step (a replay). The page's panel,
+    a socket's first frame, a replay and ``GET /api/tables/<id>/chat`` all read it here."""
     messages = ChatMessage.objects.filter(table=table).select_related("user")
     hidden = blocked_by(getattr(user, "pk", None))
     if hidden:  # the chat of people the reader blocked is not shown to them
         messages = messages.exclude(user_id__in=hidden)
     if upto is not None:
         messages = messages.filter(position__lte=upto)
-    messages = reversed(list(messages.order_by("-id")[:CHAT_SHOWN]))  # the newest, oldest first
+    return messages.order_by("id")
+
+
+def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
+    """The chat panel's context for ``user`` (``upto``: only what was said by that step, for a replay)."""
+    messages = chat_for(table, user, upto=upto)
+    messages = reversed(list(messages.reverse()[:CHAT_SHOWN]))  # the newest, oldest first
     index = seat_of(seats, user)  # (a visitor is no one's seat: not an empty seat's)
     own = next((s for s in seats if s.index == index), None) if index is not None else None
     muted = own is not None and own.chat_muted
