@@ -24,6 +24,13 @@ def timed_out(alice, bob) -> tuple[Table, object]:
     return Table.objects.get(pk=table.pk), late
 
 
+def own_turn(alice, bob) -> Table:
+    """A two-player table whose awaited person plays their own seat."""
+    table = services.create_table(alice, "cosmic_crowns", 2)
+    services.join_table(table.pk, bob)
+    return services.start_table(table.pk, alice)
+
+
 def test_a_seat_a_bot_plays_is_not_the_persons_turn_anywhere(client_for, alice, bob):
     table, late = timed_out(alice, bob)
     assert Seat.objects.get(table=table, user=late).awaited  # the bot's move is awaited there
@@ -35,6 +42,10 @@ def test_a_seat_a_bot_plays_is_not_the_persons_turn_anywhere(client_for, alice, 
     assert f'data-table="{table.pk}"' not in client.get("/your-turn/").content.decode()
     page = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "data-my-turn" not in page and 'class="your-turn"' not in page
+    assert ">Your turn</span>" not in page  # (the seat bar's flag: "to play", the bot's turn)
+    played = own_turn(alice, bob)
+    who = [alice, bob][played.to_act[0]]
+    assert ">Your turn</span>" in client_for(who).get(f"/tables/{played.pk}/").content.decode()
 
 
 def test_the_turn_of_a_seat_a_bot_plays_tells_nobody(monkeypatch, alice, bob):
