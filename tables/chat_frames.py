@@ -14,7 +14,6 @@ from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounts.blocks import blockers_of
 from tables import live, social
 
 
@@ -38,12 +37,7 @@ class ChatPublication:
         layer = get_channel_layer()
         if layer is None:
             return
-        shut = blockers_of(self.message.user_id, [s.user_id for s in self.seats if s.user_id])
-        readers = [
-            (live.viewer_key(s.index), s.user)
-            for s in self.seats
-            if s.user_id and not s.chat_muted and s.user_id not in shut
-        ]
+        readers = [(live.viewer_key(s.index), s.user) for s in social.line_readers(self.message, self.seats)]
         readers.append((live.WATCH, None))
         messages = []
         for key, user in readers:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy
 
-from accounts.blocks import blocked_by
+from accounts.blocks import blocked_by, blockers_of
 from tables.models import ChatMessage, Move, TableEvent
 from tables.selectors import seat_of
 
@@ -87,6 +87,14 @@ def chat_for(table, user, *, upto: int | None = None):
     if upto is not None:
         messages = messages.filter(position__lte=upto)
     return messages.order_by("id")
+
+
+def line_readers(message: ChatMessage, seats) -> list:
+    """The seats whose people read a new line live: as ``chat_for`` and the panel say, not a seat whose
+    person muted the chat, nor one who blocked its author (spectators read every line their socket is not
+    told to hide: their frame is shared)."""
+    shut = blockers_of(message.user_id, [s.user_id for s in seats if s.user_id])
+    return [s for s in seats if s.user_id and not s.chat_muted and s.user_id not in shut]
 
 
 def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
