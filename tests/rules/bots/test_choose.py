@@ -36,7 +36,7 @@ def test_it_always_picks_one_of_the_legal_moves(slug, level):
         play_bots(slug, [level, other] if seed == 1 else [other, level], seed, length)
 
 
-@pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica", "cosplay"])
+@pytest.mark.parametrize("slug", SLUGS)
 def test_it_plays_with_more_than_two_players(slug):
     play_bots(slug, ["strong", "casual", "random"], 5, STRONG_SHORT[slug])
 
