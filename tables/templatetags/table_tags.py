@@ -140,7 +140,7 @@ def game_styles(slug):
 
 @register.simple_tag
 def game_script(slug):
-    """<script> for the game's script (its registration's ``js``) when it has one (loaded once, in the page head)."""
+    """<script> for the game's script (its registration's ``js``) when it has one (once, in the page head)."""
     from django.templatetags.static import static
 
     path = games.plugin(slug).js
@@ -193,9 +193,10 @@ def shared(parser, token):
 
 @register.simple_tag
 def card(game, code, **look):
-    """A card's markup, the game's ``card`` template (its registration's) rendered with only ``code`` and ``look`` (extra_class,
-    wild, …): the same card looks the same everywhere, so each look of each card is rendered once per
-    process and language. A frame draws dozens of cards; an ``include`` per card was most of its time.
+    """A card's markup, the game's ``card`` template (its registration's) rendered with only ``code`` and
+    ``look`` (extra_class, wild, …): the same card looks the same everywhere, so each look of each card is
+    rendered once per process and language. A frame draws dozens of cards; an ``include`` per card was most of
+    its time.
 
     ``{% card "cosmic_crowns" code extra_class="mini" %}``
     """
