@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 
 from django.utils.translation import gettext as _
@@ -24,9 +23,11 @@ def needs_deck(slug: str) -> bool:
 
 
 def deck_rules(slug: str):
-    """The rules package of a game whose players bring decks (``rules.<slug>``, as the registry names
-    packages): its ``validate_deck(codes)`` and ``starter_decks()`` judge and supply the decks."""
-    return importlib.import_module(f"rules.{slug}")
+    """The rules package of a game whose players bring decks (its registration's ``decks.rules``): its
+    ``validate_deck(codes)`` and ``starter_decks()`` judge and supply the decks."""
+    from tables import games
+
+    return games.plugin(slug).decks.rules
 
 
 def _chronica():

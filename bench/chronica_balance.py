@@ -40,8 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.bots.chronica import casual  # noqa: E402
 from rules.chronica import GAME, validate_deck  # noqa: E402
+from rules.chronica.bots import casual  # noqa: E402
 from rules.chronica.cards import CARDS, DECK_SIZE  # noqa: E402
 from rules.chronica.powers import POWERS  # noqa: E402
 

@@ -39,8 +39,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.bots import choose  # noqa: E402
-from rules.bots.cosplay import after  # noqa: E402
 from rules.cosplay import GAME  # noqa: E402
+from rules.cosplay.bots import after  # noqa: E402
 from rules.cosplay.cards import CARDS, LIBRARY  # noqa: E402
 from rules.cosplay.scoring import score  # noqa: E402
 

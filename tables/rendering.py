@@ -22,7 +22,7 @@ from django.utils import translation
 
 from accounts import api_tokens, decks
 from rules.core import narrate
-from tables import selectors, social
+from tables import games, selectors, social
 from tables.models import Move, Seat, Table, TableEvent
 from tables.parts import SHARED_PARTS
 
@@ -133,7 +133,7 @@ class Snapshot:
             "names": names,
             "game": engine,
             "lang": lang,
-            "board_template": f"games/{table.game}/board.html",
+            "board_template": games.plugin(table.game).board,
             "view": position.view,
             "legal_moves": position.legal_moves,
             "to_act": position.to_act,

@@ -10,8 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template import TemplateDoesNotExist
-from django.template.loader import get_template, render_to_string, select_template
+from django.template.loader import render_to_string, select_template
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
@@ -22,7 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from accounts import decks
 from accounts.preferences import in_words
 from rules import IllegalMove, registry
-from tables import access, challenges, club, selectors, services, social, social_views, your_turn
+from tables import access, challenges, club, games, selectors, services, social, social_views, your_turn
 from tables.models import Seat, Table
 from tables.rendering import table_context
 from tables.selectors import games_list
@@ -117,6 +116,7 @@ def new_table(request, slug):
             "move_times": MOVE_TIMES.items(),
             "error": error,
             "deck_choices": decks.deck_choices(request.user, slug),
+            "deck_builder": games.plugin(slug).decks,
         },
     )
 
@@ -295,11 +295,7 @@ def move_preview(request, pk):
     and the public board decide, never a hidden card. Refusals are short plain-text messages."""
     table = _visible_table(request, pk)
     engine = table.engine
-    template = f"games/{table.game}/_preview.html"
-    try:
-        get_template(template)
-    except TemplateDoesNotExist:
-        template = None
+    template = games.plugin(table.game).preview
     if template is None or not hasattr(engine, "preview"):
         return _preview_error(_("This game has no move preview."), 404)
     seats = selectors.read_seats(table)
@@ -399,14 +395,14 @@ def card_zoom(request, slug, code):
     from tables.templatetags.table_tags import card, card_name
 
     try:
-        registry.get(slug)
+        plugin = games.plugin(slug)
     except KeyError:
         raise Http404("No such game.") from None
     face = card(slug, code, extra_class="zoom")
     if not face.strip():
         raise Http404("No such card.")
     name = card_name(code, slug) or code
-    text = select_template([f"games/{slug}/_zoom.html", "tables/_zoom_text.html"])
+    text = select_template([plugin.zoom] if plugin.zoom else ["tables/_zoom_text.html"])
     text = mark_safe(text.render({"code": code, "name": name}, request))  # (an autoescaped template)
     answer = render(
         request, "tables/card_zoom.html", {"face": face, "name": name, "code": code, "text": text}
@@ -417,10 +413,9 @@ def card_zoom(request, slug, code):
 
 def game_rules(request, slug):
     try:
-        engine = registry.get(slug)
-        get_template(f"games/{slug}/rules.html")
-    except (KeyError, TemplateDoesNotExist):
+        plugin = games.plugin(slug)
+    except KeyError:
         raise Http404("No such game.") from None
     return render(
-        request, "tables/rules.html", {"engine": engine, "rules_template": f"games/{slug}/rules.html"}
+        request, "tables/rules.html", {"engine": plugin.engine, "rules_template": plugin.rules_page}
     )

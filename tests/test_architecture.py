@@ -47,7 +47,7 @@ def test_rules_import_without_django_settings():
 def test_engines_use_no_global_random_or_clock():
     offenders = []
     for path in (ROOT / "rules").rglob("*.py"):
-        if path.name in ("core.py", "sampling.py") or "bots" in path.parts:
+        if path.name in ("core.py", "sampling.py", "bots.py") or "bots" in path.parts:
             continue  # core builds the seeded generators; bots and their samplers are tested below
         mods = imported_modules(path)
         if mods & {"random", "time", "datetime", "secrets"}:
@@ -56,8 +56,8 @@ def test_engines_use_no_global_random_or_clock():
 
 
 def test_bots_draw_only_from_their_own_seeded_generator():
-    """Bots and the games' samplers of hidden cards (rules/<game>/sampling.py) use the random.Random they are
-    given or build from a seed, never the global generator."""
+    """Bots (rules/<game>/bots.py, rules/bots/) and the games' samplers of hidden cards (rules/<game>/sampling.py)
+    use the random.Random they are given or build from a seed, never the global generator."""
     import re
 
     global_calls = re.compile(
@@ -65,7 +65,11 @@ def test_bots_draw_only_from_their_own_seeded_generator():
     )
     offenders = [
         str(path.relative_to(ROOT))
-        for path in [*(ROOT / "rules" / "bots").rglob("*.py"), *(ROOT / "rules").glob("*/sampling.py")]
+        for path in [
+            *(ROOT / "rules" / "bots").rglob("*.py"),
+            *(ROOT / "rules").glob("*/bots.py"),
+            *(ROOT / "rules").glob("*/sampling.py"),
+        ]
         if global_calls.search(path.read_text())
     ]
     assert offenders == []

@@ -12,7 +12,7 @@
   rules of thumb) or ``"strong"`` (determinized Monte Carlo: sample hidden cards consistent
   with the view, try each candidate move on every sample, play on with the casual policy or
   look one turn ahead, keep the best on average).
-  Per game (``rules/bots/<game>.py``, each with ``determinize(view, rng, seat)``, ``casual`` and
+  Per game (``rules/<game>/bots.py``, the ``BOTS`` of its registration in rules.registry, each with ``determinize(view, rng, seat)``, ``casual`` and
   ``strong``): Cosmic Crowns tries every card on 12 deals, rolling out the round with the casual
   policy (crown margin); Five Crowns samples 40 sequences of its next draws from the unseen cards (the
   round's public log tells it the discard pile and the cards a rival took from it) and
@@ -30,15 +30,9 @@ from __future__ import annotations
 
 import random
 
-from rules.bots import chronica, cosmic_crowns, cosplay, five_crowns
+from rules import registry
 
 LEVELS = ("random", "casual", "strong")
-BRAINS = {
-    "cosmic_crowns": cosmic_crowns,
-    "five_crowns": five_crowns,
-    "chronica": chronica,
-    "cosplay": cosplay,
-}
 
 
 def seat_of(view: dict) -> int:
@@ -53,8 +47,10 @@ def choose(
     game_slug: str, view: dict, legal_moves: list[dict], level: str, seed: int, seat: int | None = None
 ) -> dict:
     """One move of ``legal_moves`` for the seat whose ``view`` this is."""
-    if game_slug not in BRAINS:
-        raise ValueError(f"no bot for game {game_slug!r}")
+    try:
+        brain = registry.bots(game_slug)
+    except (KeyError, TypeError):
+        raise ValueError(f"no bot for game {game_slug!r}") from None
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
     if not legal_moves:
@@ -62,9 +58,10 @@ def choose(
     rng = random.Random(seed)
     if level == "random" or len(legal_moves) == 1:
         return legal_moves[rng.randrange(len(legal_moves))]
+    if brain is None:
+        raise ValueError(f"the game {game_slug!r} has only random bots")
     if seat is None:
         seat = seat_of(view)
-    brain = BRAINS[game_slug]
     pick = brain.casual if level == "casual" else brain.strong
     move = pick(view, legal_moves, rng, seat)
     for legal in legal_moves:

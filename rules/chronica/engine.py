@@ -1041,3 +1041,6 @@ class Chronica(BaseGame):
             and after["draws"] == before["draws"]
             and before["phase"] in ("play", "fervour")
         )
+
+
+GAME = Chronica()

@@ -484,3 +484,6 @@ class Cosplay(core.BaseGame):
 
     def card_name(self, code: str, lang: str) -> str:
         return card_name(code, lang)
+
+
+GAME = Cosplay()

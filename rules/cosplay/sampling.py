@@ -7,7 +7,7 @@ reserves, discards and graveyard; a few swaps then make each seat's projected sc
 objective count match the view. Two facts the view does not carry are guessed: the effects
 still queued behind a pending choice (none), and whether an empty objective pile was fulfilled
 this turn (it then refills at the end of the turn) or is closed: the bot assumes fulfilled.
-The bots' strong level plays candidate moves on such samples (``rules.bots.cosplay``).
+The bots' strong level plays candidate moves on such samples (``rules.cosplay.bots``).
 """
 
 from __future__ import annotations

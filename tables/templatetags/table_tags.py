@@ -9,6 +9,7 @@ from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
+from tables import games
 from tables.parts import SharedNode, SqueezeNode
 from tables.texts import MOVE_TIMES
 
@@ -130,27 +131,30 @@ def times(n):
 
 
 @register.simple_tag
-def game_script(slug):
-    """<script> for static/js/games/<slug>.js when the game has one (loaded once, in the page head)."""
-    from django.contrib.staticfiles import finders
+def game_styles(slug):
+    """<link> for the game's stylesheet (its registration's ``css``), in the page head."""
     from django.templatetags.static import static
 
-    path = f"js/games/{slug}.js"
-    if finders.find(path) is None:
+    return format_html('<link rel="stylesheet" href="{}">', static(games.plugin(slug).css))
+
+
+@register.simple_tag
+def game_script(slug):
+    """<script> for the game's script (its registration's ``js``) when it has one (once, in the page head)."""
+    from django.templatetags.static import static
+
+    path = games.plugin(slug).js
+    if path is None:
         return ""
     return format_html('<script src="{}" defer></script>', static(path))
 
 
 @register.simple_tag
 def game_words(slug):
-    """The words a game's script shows (``games/<slug>/_words.html``, in the page's language), once per page and
-    never in a frame: the script reads them from there. Empty for a game whose script shows none."""
-    from django.template import TemplateDoesNotExist
-
-    try:
-        return mark_safe(render_to_string(f"games/{slug}/_words.html"))
-    except TemplateDoesNotExist:
-        return ""
+    """The words a game's script shows (its registration's ``words`` template, in the page's language), once per
+    page and never in a frame: the script reads them from there. Empty for a game whose script shows none."""
+    template = games.plugin(slug).words
+    return mark_safe(render_to_string(template)) if template else ""
 
 
 @register.filter
@@ -189,9 +193,10 @@ def shared(parser, token):
 
 @register.simple_tag
 def card(game, code, **look):
-    """A card's markup, ``games/<game>/_card.html`` rendered with only ``code`` and ``look`` (extra_class,
-    wild, …): the same card looks the same everywhere, so each look of each card is rendered once per
-    process and language. A frame draws dozens of cards; an ``include`` per card was most of its time.
+    """A card's markup, the game's ``card`` template (its registration's) rendered with only ``code`` and
+    ``look`` (extra_class, wild, …): the same card looks the same everywhere, so each look of each card is
+    rendered once per process and language. A frame draws dozens of cards; an ``include`` per card was most of
+    its time.
 
     ``{% card "cosmic_crowns" code extra_class="mini" %}``
     """
@@ -208,7 +213,7 @@ def _card(game, code, look, language):
 
 def _render_card(game, code, look):
     context = {"code": code, "card_name": card_name(code, game), **look}
-    return mark_safe(render_to_string(f"games/{game}/_card.html", context))
+    return mark_safe(render_to_string(games.plugin(game).card, context))
 
 
 @register.filter

@@ -13,6 +13,7 @@ import shutil
 
 import pytest
 
+from rules import registry
 from tests.conftest import require_or_skip
 from tests.processes import ROOT, daphnes, manage, migrate, sqlite_env
 
@@ -195,7 +196,7 @@ def open_two_player_table(server, host, guest, game: str, guest_name: str, **cho
     return table_url
 
 
-GAMES = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
+GAMES = tuple(registry.games())  # every game
 # The name a person may choose at most (accounts.forms.USERNAME_MAX), all in one word: the longest a page draws.
 LONG_NAME_LENGTH = 30
 

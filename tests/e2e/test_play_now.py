@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.conftest import shot, sign_up, unique
+from tests.e2e.conftest import GAMES, shot, sign_up, unique
 
 # A move button that posts at once (a Cosplay payment button opens the payment panel instead).
 DIRECT = "[data-move]:not(.cp-pay):not(.takeback)"  # a move of the game (Undo is not one)
@@ -61,7 +61,7 @@ def assert_holds_still_under_the_pointer(page):
     raise AssertionError("the board never held still long enough to rest the pointer on a move")
 
 
-@pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica", "cosplay"])
+@pytest.mark.parametrize("slug", GAMES)
 def test_play_now_against_bots(server, new_page, slug):
     page = new_page(1280)
     page.on("dialog", lambda dialog: dialog.accept())  # "cannot be taken back. Play it?": yes

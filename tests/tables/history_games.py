@@ -2,11 +2,11 @@
 
 from datetime import UTC, datetime
 
-from rules import bots
+from rules import bots, registry
 from tables import history, services
 from tables.models import Seat, Table
 
-GAMES = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
+GAMES = tuple(registry.games())
 
 
 def play_out(table: Table, users_by_seat: dict, level: str = "casual", limit: int = 5000) -> Table:

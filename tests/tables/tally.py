@@ -70,7 +70,22 @@ class Tally(BaseGame):
 
 
 @pytest.fixture
-def tally(monkeypatch):
-    game = Tally()
-    monkeypatch.setattr(registry, "_games", {**registry.games(), "tally": game})
-    return game
+def tally():
+    """The game registered on both sides for one test. Its pages are never drawn (the tests read the services
+    and a viewer's context), so its platform registration names templates it does not have."""
+    from tables import games
+
+    game = registry.register(Tally())
+    games.register(
+        games.GamePlugin(
+            slug="tally",
+            board="tally/board.html",
+            card="tally/_card.html",
+            rules_page="tally/rules.html",
+            tags="table_tags",
+            css="tally/tally.css",
+        )
+    )
+    yield game
+    games.unregister("tally")
+    registry.unregister("tally")

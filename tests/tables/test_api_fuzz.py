@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.models import ApiToken
+from rules import registry
 from tables import services
 from tests.tables.fuzzing import any_text, fuzz_settings, json_values, raw_bodies
 
@@ -57,7 +58,7 @@ def test_moves_never_500(client, game, body):
     body=st.fixed_dictionaries(
         {},
         optional={
-            "game": st.sampled_from(["cosmic_crowns", "five_crowns", "chronica", "cosplay"]) | json_values,
+            "game": st.sampled_from(sorted(registry.games())) | json_values,
             "players": st.integers(-1, 9) | json_values,
             "options": json_values,
             "bots": json_values

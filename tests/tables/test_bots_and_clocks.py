@@ -8,6 +8,7 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.mail import drain as send_queued_mail
+from rules import registry
 from tables import services, worker
 from tables.models import Seat, Table
 
@@ -52,7 +53,7 @@ def test_play_now_seats_me_against_bots_and_starts(alice):
     assert seats[0].user == alice and all(s.bot == "casual" for s in seats[1:])
 
 
-@pytest.mark.parametrize("slug", ["cosmic_crowns", "five_crowns", "chronica", "cosplay"])
+@pytest.mark.parametrize("slug", list(registry.games()))
 def test_a_bots_only_game_plays_to_the_end(alice, slug):
     table = services.create_table(alice, slug, 2, bots=[{"level": "casual"}])
     services.start_table(table.pk, alice)

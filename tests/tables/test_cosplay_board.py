@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import html as htmllib
 import json
+import pathlib
 import random
 import re
 
 import pytest
+from django.contrib.staticfiles import finders
 
 from accounts.models import ApiToken
 from rules import IllegalMove
 from rules.cosplay import GAME
 from rules.cosplay.cards import CARDS
-from tables.templatetags.cosplay import CSS_PATH, css_palette_block, palette_css
+from tables.games import css_block, plugin
 from tests.html import card_codes as cards_on
 from tests.html import moves_posted
 from tests.rules.cosplay.helpers import clear_influences, set_hand, to_assist, to_zone
@@ -359,9 +361,11 @@ def test_drama_in_hand_is_marked_as_going_back_to_the_reserve(table2, client_for
 def test_the_generated_card_rules_in_the_stylesheet_match_the_catalogue():
     """Frames carry no per-card style nor ability word: each card's colours and the word opening its ability
     text come from a block of cosplay.css generated from the catalogue, which must not drift from it (rewrite
-    it with write_palette_css())."""
-    block = css_palette_block(CSS_PATH.read_text())
-    assert block == palette_css()
+    it with ``manage.py game_css``)."""
+    cosplay = plugin("cosplay")
+    generated = cosplay.generated_css()
+    block = css_block(pathlib.Path(finders.find(cosplay.css)).read_text(), generated)
+    assert block == generated
     assert block.count("data-card=") == len(CARDS)
 
 

@@ -20,13 +20,14 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from config.asgi import application
+from rules import registry
 from rules.chronica import starter_decks
 from tables import services
 from tests.tables.fuzzing import form_text, fuzz_settings, json_values
 
 pytestmark = [pytest.mark.django_db]
 
-GAMES = ["cosmic_crowns", "five_crowns", "chronica", "cosplay"]
+GAMES = sorted(registry.games())
 ORIGIN = [(b"origin", b"http://127.0.0.1:8000"), (b"host", b"127.0.0.1:8000")]
 
 

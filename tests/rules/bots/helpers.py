@@ -8,7 +8,7 @@ from collections import Counter
 from rules import registry
 from rules.bots import choose
 
-SLUGS = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
+SLUGS = tuple(registry.games())
 
 
 def play_bots(slug: str, levels: list[str], seed: int, max_moves: int, options: dict | None = None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from rules import registry
-from rules.bots import chronica
+from rules.chronica import bots as chronica
 
 
 def _wide_position():

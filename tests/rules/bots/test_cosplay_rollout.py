@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import random
 
-from rules.bots.cosplay import casual_from, in_turn_order, rollout_move
 from rules.cosplay import GAME
+from rules.cosplay.bots import casual_from, in_turn_order, rollout_move
 from rules.cosplay.scoring import score
 
 

@@ -7,8 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from rules.bots import five_crowns
 from rules.five_crowns import GAME, sampling
+from rules.five_crowns import bots as five_crowns
 from rules.five_crowns.cards import full_deck
 from rules.five_crowns.melds import min_penalty, min_penalty_after_drops
 from tests.rules.five_crowns.brute import brute_min_penalty

@@ -7,15 +7,8 @@ import random
 import pytest
 
 from rules import registry
-from rules.bots import LEVELS, choose, chronica, cosmic_crowns, cosplay, five_crowns
+from rules.bots import LEVELS, choose
 from tests.rules.bots.helpers import CARD_COUNTS, same_json
-
-BRAINS = {
-    "cosmic_crowns": cosmic_crowns,
-    "five_crowns": five_crowns,
-    "chronica": chronica,
-    "cosplay": cosplay,
-}
 
 
 def _positions(slug: str, seed: int, players: int, steps: int, every: int, options=None):
@@ -80,7 +73,7 @@ def _twin(slug: str, state: dict, seat: int, rnd: random.Random) -> dict:
     return twin
 
 
-@pytest.mark.parametrize("slug", list(BRAINS))
+@pytest.mark.parametrize("slug", list(registry.games()))
 def test_two_states_with_the_same_view_get_the_same_move(slug):
     game = registry.get(slug)
     rnd = random.Random(7)
@@ -117,7 +110,7 @@ CASES = [
 
 @pytest.mark.parametrize("slug,players,options", CASES)
 def test_determinized_states_agree_with_the_view_and_conserve_the_cards(slug, players, options):
-    brain = BRAINS[slug]
+    brain = registry.bots(slug)
     count = CARD_COUNTS[slug]
     rnd = random.Random(3)
     checked = exact = 0

@@ -149,9 +149,9 @@ def careful_playout(seed):
     return state
 
 
-def test_the_registry_can_import_chronica_by_its_slug():
-    assert "chronica" in registry._PACKAGES
-    assert importlib.import_module("rules.chronica").GAME is GAME
+def test_the_registry_finds_chronica_by_its_package():
+    assert registry.get("chronica") is importlib.import_module("rules.chronica").GAME is GAME
+    assert registry.bots("chronica") is importlib.import_module("rules.chronica.bots")
 
 
 MUTATIONS = st.sampled_from(["card", "slot", "target", "welcome", "reinforce", "type", "discard", "source"])

@@ -288,7 +288,7 @@ def test_seeded_playouts_with_powers_keep_every_invariant(players, kind):
 
 
 def test_the_bots_play_whole_games_with_powers():
-    from rules.bots.chronica import casual, strong
+    from rules.chronica.bots import casual, strong
 
     for seed, (bot0, bot1) in enumerate([(casual, casual), (strong, casual), (casual, strong)]):
         rng = random.Random(seed)

@@ -22,9 +22,9 @@ from __future__ import annotations
 import json
 import random
 
-from rules.chronica import GAME
 from rules.chronica import cards as C
 from rules.chronica.board import SLOTS
+from rules.chronica.engine import GAME
 from rules.chronica.sampling import determinize
 
 SAMPLES = 4

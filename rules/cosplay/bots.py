@@ -14,9 +14,9 @@ from __future__ import annotations
 import random
 
 from rules.bots.search import flat_monte_carlo
-from rules.cosplay import GAME
 from rules.cosplay import effects as fx
 from rules.cosplay.cards import CARDS
+from rules.cosplay.engine import GAME
 from rules.cosplay.moves import PLACEABLE, PREPARATION, fits
 from rules.cosplay.payments import canonical_payment, cost_mods, payment_rows
 from rules.cosplay.sampling import determinize
