@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 from types import ModuleType
 
 from rules.core import Game
@@ -20,10 +21,9 @@ _bots: dict[str, ModuleType | None] = {}
 
 def _discover() -> dict[str, Game]:
     """The games of the packages of rules/ that name a ``GAME``, in the order of their package names."""
-    import rules
-
     found: dict[str, Game] = {}
-    for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
+    here = [str(Path(__file__).parent)]  # rules/ itself (importing the package from here would be a circle)
+    for info in sorted(pkgutil.iter_modules(here), key=lambda i: i.name):
         if not info.ispkg:
             continue
         module = importlib.import_module(f"rules.{info.name}")
