@@ -56,7 +56,7 @@ LESSONS: dict[str, Lesson] = {
                 ),
             ),
             Step(
-                ".cc-hand .playable",
+                ".cc-hand",
                 _("The cards you may play are highlighted. Play one of them."),
                 wait=("play", "discard"),
             ),

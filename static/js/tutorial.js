@@ -89,5 +89,6 @@
     });
   }).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
   window.addEventListener("resize", render);
+  window.addEventListener("scroll", function () { if (pointed && !guide.hidden) place(pointed); }, { passive: true });
   render();
 })();
