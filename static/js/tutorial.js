@@ -48,7 +48,7 @@
     const target = document.querySelector(step.target);
     if (pointed !== target) { unpoint(); if (target) { pointed = target; target.classList.add("guide-target"); } }
     if (!target) { guide.hidden = true; return; } // (it shows when the board draws it: the bot's move, a new turn)
-    const counted = count.dataset.template.replace("%(n)s", at + 1).replace("%(total)s", steps.length);
+    const counted = count.dataset.template.replace("{n}", at + 1).replace("{total}", steps.length);
     if (text.textContent !== step.text) text.textContent = step.text;
     if (count.textContent !== counted) count.textContent = counted;
     next.hidden = step.wait.length > 0;
@@ -79,7 +79,7 @@
     if (step.wait.indexOf(move.type) >= 0) armedAt = seq();
   }, true);
   let queued = false;
-  new MutationObserver(function () {
+  function soon() {
     if (queued) return;
     queued = true;
     requestAnimationFrame(function () {
@@ -87,7 +87,9 @@
       if (armedAt !== null && seq() > armedAt) advance();
       else render();
     });
-  }).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+  }
+  new MutationObserver(soon).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+  if (window.ResizeObserver) new ResizeObserver(soon).observe(page || document.body); // (a board that grows moves its parts)
   window.addEventListener("resize", render);
   window.addEventListener("scroll", function () { if (pointed && !guide.hidden) place(pointed); }, { passive: true });
   render();

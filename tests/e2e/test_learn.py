@@ -13,15 +13,25 @@ from tests.e2e.test_axe import grave_violations
 LEARN = {"en": "Learn to play", "fr": "Apprendre à jouer"}
 STEP = {"en": "step {n} of {total}", "fr": "étape {n} sur {total}"}
 SIZES = {390: 844, 1280: 800}
+# The bubble showing the step counted ``t`` beside the element ``sel`` it points at: their boxes, or null.
+SHOWN = """([t, sel]) => {
+    const g = document.getElementById('guide'), el = document.querySelector(sel);
+    if (!g || g.hidden || !g.textContent.includes(t) || !el || !el.classList.contains('guide-target')) return null;
+    const a = g.getBoundingClientRect(), b = el.getBoundingClientRect();
+    return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom]};
+}"""
 
 
 def click_an_awaited_move(page, kinds):
     """Click a visible button posting a move of one of ``kinds`` (the first kind that has one)."""
     for _ in range(2):
         for kind in kinds:
-            found = page.locator(f"[data-move*='\"type\":{json.dumps(kind)}']:not(.cp-pay):not(.takeback):visible")
+            found = page.locator(
+                f"[data-move*='\"type\":{json.dumps(kind)}']:not(.cp-pay):not(.takeback):visible"
+            )
             if found.count():
                 found.first.click()
+                page.mouse.move(0, 0)  # (a pointer resting on a card would open its peek)
                 return kind
         folded = page.locator("details:not([open]):has([data-move]) > summary")  # (a Chronica pass unfolds)
         if folded.count():
@@ -46,27 +56,28 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
     page = new_page(width, SIZES[width], locale=lang)
     start_guided_game(page, server, game, lang)
     steps = tutorial.LESSONS[game].steps
-    guide = page.locator("#guide")
     grave = {}
     for n, step in enumerate(steps, start=1):
         counted = STEP[lang].format(n=n, total=len(steps))
-        page.wait_for_function(
-            "t => { const g = document.getElementById('guide'); return g && !g.hidden && g.textContent.includes(t); }",
-            arg=counted,
+        try:  # (the bubble and its target measured in one frame: a live frame may redraw the board at any time)
+            geometry = page.wait_for_function(SHOWN, arg=[counted, step.target]).json_value()
+        except Exception:
+            shot(page, f"learn-{game}-{lang}-{width}-{n}-failed", full_page=False)
+            raise
+        (left, top, right, bottom), target = geometry["guide"], geometry["target"]
+        assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
+        overlap = min(bottom, target[3]) - max(top, target[1])
+        assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, (
+            f"step {n}: the bubble covers its target"
         )
-        target = page.locator(step.target).first
-        assert "guide-target" in target.get_attribute("class"), f"step {n} does not point at {step.target}"
-        box, pointed = guide.bounding_box(), target.bounding_box()
-        assert 0 <= box["x"] and box["x"] + box["width"] <= width, f"step {n}: the bubble leaves the screen"
-        overlap = min(box["y"] + box["height"], pointed["y"] + pointed["height"]) - max(box["y"], pointed["y"])
-        assert overlap <= 0 or pointed["height"] > SIZES[width] / 2, f"step {n}: the bubble covers its target"
         shot(page, f"learn-{game}-{lang}-{width}-{n}", full_page=False)
         grave[n] = grave_violations(page)
         if step.wait:
             assert page.locator("[data-guide-next]").is_hidden()
             click_an_awaited_move(page, step.wait)
         else:
-            assert page.evaluate("document.activeElement.matches('[data-guide-next]')"), f"step {n}: no focus"
+            focused = page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+            assert "data-guide-next" in focused, f"step {n}: the focus is on {focused}"
             page.keyboard.press("Enter")
     page.wait_for_selector("#guide", state="hidden")
     assert not page.locator(".guide-target").count()

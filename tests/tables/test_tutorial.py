@@ -111,7 +111,7 @@ def test_a_guided_game_reads_in_french(alice, client_for):
     client.post("/games/cosmic_crowns/learn/")
     table = Table.objects.get(created_by=alice)
     page = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Partie guidée" in page and "Passer le guide" in page
+    assert "Partie guidée" in page and "Passer le guide" in page and "étape {n} sur {total}" in page
     steps = json.loads(re.search(r'id="guide-steps"[^>]*>(.*?)</script>', page, re.S).group(1))
     assert steps[1]["text"].startswith("Le bot a entamé le premier pli")
 
