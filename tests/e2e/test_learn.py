@@ -100,3 +100,30 @@ def test_escape_skips_the_guide_and_the_game_goes_on(server, new_page):
     page.wait_for_selector("section.table-status[data-status=playing]")
     assert page.locator("#guide").is_hidden()
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("width", sorted(SIZES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rules_pages_show_the_cards_as_on_the_board(server, new_page, lang, width):
+    """Each rules page draws its cards and worked examples with the board's own card partials, fits the
+    screen, names its game once, and passes axe-core; with a Learn to play button for a player."""
+    page = new_page(width, SIZES[width], locale=lang)
+    sign_up(page, server, unique("reader"))
+    grave = {}
+    for game in sorted(tutorial.LESSONS):
+        page.goto(f"{server.url}/games/{game}/rules/")
+        assert page.locator(".rules-figure [data-card]").count() >= 8
+        board_look = page.locator(".rules-figure .board [data-card]").first.evaluate(
+            "el => getComputedStyle(el).boxShadow !== 'none' && el.getBoundingClientRect().width > 40"
+        )
+        assert board_look, f"{game}: the cards are not drawn with the board's styles"
+        assert page.locator("h1").count() == 1
+        assert page.locator("h2", has_text=page.locator("h1").inner_text()).count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, (
+            f"{game}: wider than the screen"
+        )
+        assert page.get_by_role("button", name=LEARN[lang]).is_visible()
+        shot(page, f"learn-rules-{game}-{lang}-{width}")
+        grave[game] = grave_violations(page)
+    assert not {g: v for g, v in grave.items() if v}, grave
+    assert not page.errors, page.errors
