@@ -164,10 +164,11 @@ LESSONS: dict[str, Lesson] = {
                 wait=("recruit", "objective", "drama", "poach", "end_turn"),
             ),
             Step(
-                ".cp-objectives",
+                ".cp-phases",
                 _(
-                    "Objectives give points too. The player with the most points at the end wins. Play on "
-                    "against the bot!"
+                    "Each turn has three phases: preparation (your assistance zone turns face up), recruitment, "
+                    "then the end of the turn, when you draw a new hand. The player with the most points at the "
+                    "end wins. Play on against the bot!"
                 ),
             ),
         ),

@@ -56,7 +56,7 @@
     guide.hidden = false;
     if (shownAt !== at) {
       shownAt = at;
-      target.scrollIntoView({ block: "nearest" });
+      target.scrollIntoView({ block: "center" }); // (not at an edge, where the docked hand would cover it)
       if (!step.wait.length) next.focus({ preventScroll: true });
       else guide.focus({ preventScroll: true });
     }

@@ -18,7 +18,10 @@ SHOWN = """([t, sel]) => {
     const g = document.getElementById('guide'), el = document.querySelector(sel);
     if (!g || g.hidden || !g.textContent.includes(t) || !el || !el.classList.contains('guide-target')) return null;
     const a = g.getBoundingClientRect(), b = el.getBoundingClientRect();
-    return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom]};
+    const x = (Math.max(b.left, 0) + Math.min(b.right, innerWidth)) / 2;
+    const y = (Math.max(b.top, 0) + Math.min(b.bottom, innerHeight)) / 2;
+    const seen = el.contains(document.elementFromPoint(x, y));  // (the middle of what is on screen: uncovered)
+    return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom], seen};
 }"""
 
 
@@ -65,6 +68,7 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
             shot(page, f"learn-{game}-{lang}-{width}-{n}-failed", full_page=False)
             raise
         (left, top, right, bottom), target = geometry["guide"], geometry["target"]
+        assert geometry["seen"], f"step {n}: {step.target} is off screen or covered"
         assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
         overlap = min(bottom, target[3]) - max(top, target[1])
         assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, (
