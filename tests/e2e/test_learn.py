@@ -64,16 +64,14 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
         counted = STEP[lang].format(n=n, total=len(steps))
         try:  # (the bubble and its target measured in one frame: a live frame may redraw the board at any time)
             geometry = page.wait_for_function(SHOWN, arg=[counted, step.target]).json_value()
+            (left, top, right, bottom), target = geometry["guide"], geometry["target"]
+            assert geometry["seen"], f"step {n}: {step.target} is off screen or covered"
+            assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
+            overlap = min(bottom, target[3]) - max(top, target[1])
+            assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
         except Exception:
             shot(page, f"learn-{game}-{lang}-{width}-{n}-failed", full_page=False)
             raise
-        (left, top, right, bottom), target = geometry["guide"], geometry["target"]
-        assert geometry["seen"], f"step {n}: {step.target} is off screen or covered"
-        assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
-        overlap = min(bottom, target[3]) - max(top, target[1])
-        assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, (
-            f"step {n}: the bubble covers its target"
-        )
         shot(page, f"learn-{game}-{lang}-{width}-{n}", full_page=False)
         grave[n] = grave_violations(page)
         if step.wait:
