@@ -65,6 +65,9 @@ class Table(OfAGame, models.Model):
     abort_votes = models.JSONField(default=list, blank=True)  # seats agreeing to abort the game
     rematch = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     spectator_chat = models.BooleanField(default=False, help_text="Spectators may write in the chat.")
+    guided = models.BooleanField(
+        default=False, help_text="A guided first game (Learn to play): steps point at the board; never rated."
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import club_views, history_views, social_views, views
+from tables import club_views, history_views, social_views, tutorial_views, views
 
 app_name = "tables"
 
@@ -25,6 +25,7 @@ urlpatterns = [
     path("tables/<int:pk>/invite/", social_views.invite, name="invite"),
     path("tables/<int:pk>/takeback/", views.takeback, name="takeback"),
     path("games/<slug:slug>/play-now/", views.play_now, name="play_now"),
+    path("games/<slug:slug>/learn/", tutorial_views.learn, name="learn"),
     path("your-turn/", views.dashboard, name="dashboard"),
     path("your-turn/next/", views.next_game, name="next_game"),
     path("tables/<int:pk>/abandon/", views.abandon, name="abandon"),

@@ -158,3 +158,23 @@ def fc_names(seats, names):
 def fc_listed(seats, names):
     """The names of ``seats`` in turn order, comma-separated: "charlie, alice"."""
     return ", ".join(str(names[s]) for s in seats or [])
+
+
+@register.filter
+def fc_facts(code):
+    """What the large view of a card says about it: {joker, penalty, wild_round, dealt, wild_penalty}."""
+    from rules.five_crowns import cards
+
+    if not cards.is_card(code):
+        return None
+    if code == JOKER:
+        return {"joker": True, "penalty": cards.JOKER_PENALTY}
+    rank = CARDS[code][0]
+    wild_round = next(r for r in range(1, cards.ROUNDS + 1) if cards.wild_rank(r) == rank)
+    return {
+        "joker": False,
+        "penalty": cards.penalty(code, wild_rank=0),
+        "wild_round": wild_round,
+        "dealt": rank,  # (the wild rank is the number of cards dealt)
+        "wild_penalty": cards.WILD_PENALTY,
+    }

@@ -243,3 +243,22 @@ def test_it_refuses_to_open_an_unknown_card_or_game(client):
     assert client.get("/games/chronica/cards/no-such-card/").status_code == 404
     assert client.get("/games/no_such_game/cards/roland/").status_code == 404
     assert client.get("/games/cosmic_crowns/cards/%3Cscript%3E/").status_code == 404
+
+
+def test_the_special_cards_open_large_with_what_they_do_in_the_readers_language(client):
+    def zoom(game, code, lang):
+        answer = client.get(f"/games/{game}/cards/{code}/", HTTP_ACCEPT_LANGUAGE=lang)
+        assert answer.status_code == 200
+        return answer.content.decode()
+
+    assert "chooses the Battleground clan" in zoom("cosmic_crowns", "falling-star-1", "en")
+    assert "choisit le Clan du Champ de Bataille" in zoom("cosmic_crowns", "falling-star-1", "fr")
+    assert "The next card of the stack is turned up" in zoom("cosmic_crowns", "devil-2", "en")
+    assert "Une carte de sa main, tirée au hasard" in zoom("cosmic_crowns", "frog-assassin", "fr")
+    assert "returns a crown to the pile" in zoom("cosmic_crowns", "dog-thief", "en")
+    assert "Aucun effet spécial" in zoom("cosmic_crowns", "eagle-7", "fr")
+    assert "Wild in every round." in zoom("five_crowns", "joker", "en")
+    assert "50 points" in zoom("five_crowns", "joker", "en")
+    seven = zoom("five_crowns", "7-heart", "en")
+    assert "Wild in round 5, when 7 cards are dealt" in seven and "7 points" in seven and "20 points" in seven
+    assert "Bonus à la donne 11, quand 13 cartes sont distribuées" in zoom("five_crowns", "K-star", "fr")

@@ -1,0 +1,131 @@
+"""Learn to play, as a newcomer does it: from a game's rules page, a guided game against a bot whose steps point
+at the board, each ended by "Next" or by the move it asks for, in English and French, on a phone and a laptop;
+axe-core on every step; screenshots artifacts/screenshots/learn-<game>-<lang>-<width>-<step>.png."""
+
+import json
+
+import pytest
+
+from tables import tutorial
+from tests.e2e.conftest import shot, sign_up, unique
+from tests.e2e.test_axe import grave_violations
+
+LEARN = {"en": "Learn to play", "fr": "Apprendre à jouer"}
+STEP = {"en": "step {n} of {total}", "fr": "étape {n} sur {total}"}
+SIZES = {390: 844, 1280: 800}
+# The bubble showing the step counted ``t`` beside the element ``sel`` it points at: their boxes, or null.
+SHOWN = """([t, sel]) => {
+    const g = document.getElementById('guide'), el = document.querySelector(sel);
+    if (!g || g.hidden || !g.textContent.includes(t) || !el || !el.classList.contains('guide-target')) return null;
+    const a = g.getBoundingClientRect(), b = el.getBoundingClientRect();
+    const x = (Math.max(b.left, 0) + Math.min(b.right, innerWidth)) / 2;
+    const y = (Math.max(b.top, 0) + Math.min(b.bottom, innerHeight)) / 2;
+    const seen = el.contains(document.elementFromPoint(x, y));  // (the middle of what is on screen: uncovered)
+    return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom], seen};
+}"""
+
+
+def click_an_awaited_move(page, kinds):
+    """Click a visible button posting a move of one of ``kinds`` (the first kind that has one)."""
+    for _ in range(2):
+        for kind in kinds:
+            found = page.locator(
+                f"[data-move*='\"type\":{json.dumps(kind)}']:not(.cp-pay):not(.takeback):visible"
+            )
+            if found.count():
+                found.first.click()
+                page.mouse.move(0, 0)  # (a pointer resting on a card would open its peek)
+                return kind
+        folded = page.locator("details:not([open]):has([data-move]) > summary")  # (a Chronica pass unfolds)
+        if folded.count():
+            folded.first.click()
+    shot(page, "learn-no-move")
+    raise AssertionError(f"no button for a move of the kinds {kinds}")
+
+
+def start_guided_game(page, server, game, lang):
+    page.on("dialog", lambda dialog: dialog.accept())  # ("cannot be taken back. Play it?": yes)
+    sign_up(page, server, unique("learner"))
+    page.goto(f"{server.url}/games/{game}/rules/")
+    page.get_by_role("button", name=LEARN[lang]).click()
+    page.wait_for_selector("section.table-status[data-status=playing]")
+    assert page.locator(".guide-label").is_visible()
+
+
+@pytest.mark.parametrize("width", sorted(SIZES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", sorted(tutorial.LESSONS))
+def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lang, width):
+    page = new_page(width, SIZES[width], locale=lang)
+    start_guided_game(page, server, game, lang)
+    steps = tutorial.LESSONS[game].steps
+    grave = {}
+    for n, step in enumerate(steps, start=1):
+        counted = STEP[lang].format(n=n, total=len(steps))
+        try:  # (the bubble and its target measured in one frame: a live frame may redraw the board at any time)
+            geometry = page.wait_for_function(SHOWN, arg=[counted, step.target]).json_value()
+            (left, top, right, bottom), target = geometry["guide"], geometry["target"]
+            assert geometry["seen"], f"step {n}: {step.target} is off screen or covered"
+            assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
+            overlap = min(bottom, target[3]) - max(top, target[1])
+            assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
+        except Exception:
+            shot(page, f"learn-{game}-{lang}-{width}-{n}-failed", full_page=False)
+            raise
+        shot(page, f"learn-{game}-{lang}-{width}-{n}", full_page=False)
+        grave[n] = grave_violations(page)
+        if step.wait:
+            assert page.locator("[data-guide-next]").is_hidden()
+            click_an_awaited_move(page, step.wait)
+        else:
+            focused = page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+            assert "data-guide-next" in focused, f"step {n}: the focus is on {focused}"
+            page.keyboard.press("Enter")
+    page.wait_for_selector("#guide", state="hidden")
+    assert not page.locator(".guide-target").count()
+    assert not {n: v for n, v in grave.items() if v}, grave
+    page.reload()
+    page.wait_for_selector("section.table-status[data-status]")
+    assert page.locator("#guide").is_hidden()  # (the guide, done, stays done on this table)
+    assert not page.errors, page.errors
+
+
+def test_escape_skips_the_guide_and_the_game_goes_on(server, new_page):
+    page = new_page(390, 844, locale="en")
+    start_guided_game(page, server, "cosmic_crowns", "en")
+    page.wait_for_selector("#guide:not([hidden])")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#guide", state="hidden")
+    page.wait_for_selector(".cc-hand .playable")  # (the bot has led: the player's turn, as in any game)
+    click_an_awaited_move(page, ["play"])
+    page.reload()
+    page.wait_for_selector("section.table-status[data-status=playing]")
+    assert page.locator("#guide").is_hidden()
+    assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize("width", sorted(SIZES))
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rules_pages_show_the_cards_as_on_the_board(server, new_page, lang, width):
+    """Each rules page draws its cards and worked examples with the board's own card partials, fits the
+    screen, names its game once, and passes axe-core; with a Learn to play button for a player."""
+    page = new_page(width, SIZES[width], locale=lang)
+    sign_up(page, server, unique("reader"))
+    grave = {}
+    for game in sorted(tutorial.LESSONS):
+        page.goto(f"{server.url}/games/{game}/rules/")
+        assert page.locator(".rules-figure [data-card]").count() >= 8
+        board_look = page.locator(".rules-figure .board [data-card]").first.evaluate(
+            "el => getComputedStyle(el).boxShadow !== 'none' && el.getBoundingClientRect().width > 40"
+        )
+        assert board_look, f"{game}: the cards are not drawn with the board's styles"
+        assert page.locator("h1").count() == 1
+        assert page.locator("h2", has_text=page.locator("h1").inner_text()).count() == 0
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, (
+            f"{game}: wider than the screen"
+        )
+        assert page.get_by_role("button", name=LEARN[lang]).is_visible()
+        shot(page, f"learn-rules-{game}-{lang}-{width}")
+        grave[game] = grave_violations(page)
+    assert not {g: v for g, v in grave.items() if v}, grave
+    assert not page.errors, page.errors
