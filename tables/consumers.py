@@ -60,7 +60,8 @@ def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None
     seats, state, kept = rooms.now(table, drawn)
     snapshot = Snapshot.read(table, seats=seats, state=state)
     board = kept if kept is not None else snapshot.frame(user, lang)
-    frame = board + chat_frames.panel_frame(table, seats, user, lang)
+    # (the chat panel from the seats as they are: muting the chat changes a seat without a new revision)
+    frame = board + chat_frames.panel_frame(table, selectors.read_seats(table), user, lang)
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 

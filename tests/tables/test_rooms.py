@@ -231,3 +231,12 @@ def test_the_rooms_are_bounded(game, monkeypatch):
     for table_id in range(10**6, 10**6 + 5):
         rooms.room(table_id)
     assert len(rooms._rooms) == 3 and list(rooms._rooms) == [10**6 + 2, 10**6 + 3, 10**6 + 4]
+
+
+def test_a_socket_connecting_after_its_player_muted_the_chat_shows_it_muted(game):
+    users, play = game
+    play()
+    table = Table.objects.get()
+    assert "muted-chat" not in current_frame(table.pk, users[0], "en")[2]
+    services.mute_chat(table.pk, users[0], True)  # (a seat's change without a new revision)
+    assert "muted-chat" in current_frame(table.pk, users[0], "en")[2]
