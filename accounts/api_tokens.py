@@ -2,13 +2,14 @@
 
 Looking a token up costs a query joining its person on every call (a bot or a load client makes one or two
 a move). The process keeps {token hash: the person} instead, for at most ``settings.API_TOKEN_CACHE_SECONDS``
-and only while the *stamp* it was kept under is current (``stamp``). The stamp lives in Django's default
-cache (Redis when REDIS_URL is set, so shared by every process; the process's own memory otherwise, where
-there is one process) and changes whenever a token is deleted (revoked, a password changed), or a person,
-their chosen language or their verified address is saved or deleted (deactivated, say): every process then
-looks every token up again on its next call. ``tables.rendering`` keeps a table's seats (with their people)
-under the same stamp. A change made by a bulk ``update()``, which sends no signal, is seen within the
-expiry.
+and only while that person's *stamp* is the one it was kept under (``stamps``). Each person has a stamp of
+their own in Django's default cache (Redis when REDIS_URL is set, so shared by every process; the process's
+own memory otherwise, where there is one process), renewed when one of their tokens is deleted (revoked, a
+password changed), or they, their chosen language or their verified address are saved or deleted
+(deactivated, say): every process then looks that person's tokens up again on its next call, and nobody
+else's. A log-in saves only ``last_login`` (Django's ``update_last_login``) and renews nothing.
+``tables.rooms`` keeps a table's seats (with their people) under the same stamps. A change made by a bulk
+``update()``, which sends no signal, is seen within the expiry.
 
 While Redis is out of reach (``config.cache``), every token is read from the database.
 
@@ -33,7 +34,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, Preference, VerifiedEmail, hash_token
 
-STAMP_KEY = "accounts:api-token-stamp"
+STAMP_PREFIX = "accounts:person-stamp:"
 KEPT_TOKENS = 4096
 TOUCH_EVERY = 60  # seconds: a token's last_used_at is written at most this often
 
@@ -48,29 +49,41 @@ class _Kept:
 
 
 _kept: dict[str, _Kept] = {}
+_owners: dict[str, int] = {}  # {token hash: its person's id}, learned from a first look-up
 _lock = threading.Lock()
 
 
 def user_for(raw: str):
     """The active person the raw token belongs to, or None (no such token, or an inactive person)."""
     key = hash_token(raw)
-    stamp = current_stamp()  # (read before the database: a change after this read leaves the entry stale)
     now = time.monotonic()
     # While the cache is out of reach (config.cache: Redis down), a revocation made on another process
     # cannot reach this one: every token is read from the database until it is back.
     degraded = getattr(cache, "degraded", False)
     kept = None if degraded else _kept.get(key)
-    if kept is None or kept.stamp != stamp or kept.expires <= now:
+    if kept is not None and (kept.expires <= now or kept.stamp != stamp_of(kept.user.pk)):
+        kept = None
+    if kept is None:
+        # The person's stamp is read before the token (a change after this read renews it, and the entry
+        # is not used again), so only once the token's person is known: a token seen for the first time in
+        # this process is looked up again on its next call, and kept from then on.
+        owner = _owners.get(key)
+        stamp = stamp_of(owner) if owner is not None and not degraded else None
         token = ApiToken.objects.select_related("user").filter(key_hash=key).first()
         if token is None or not token.user.is_active:
             _kept.pop(key, None)
             return None
-        kept = _Kept(stamp, now + settings.API_TOKEN_CACHE_SECONDS, token.user, token.pk, token.last_used_at)
+        kept = _Kept(
+            stamp or "", now + settings.API_TOKEN_CACHE_SECONDS, token.user, token.pk, token.last_used_at
+        )
         if settings.API_TOKEN_CACHE_SECONDS > 0 and not degraded:
             with _lock:
-                _kept[key] = kept
-                while len(_kept) > KEPT_TOKENS:
-                    _kept.pop(next(iter(_kept)))
+                _owners[key] = token.user_id  # (a token's person never changes)
+                if stamp is not None and owner == token.user_id:
+                    _kept[key] = kept
+                for bounded in (_kept, _owners):
+                    while len(bounded) > KEPT_TOKENS:
+                        bounded.pop(next(iter(bounded)))
     moment = timezone.now()
     if kept.last_used_at is None or (moment - kept.last_used_at).total_seconds() > TOUCH_EVERY:
         ApiToken.objects.filter(pk=kept.token_id).update(last_used_at=moment)
@@ -78,33 +91,50 @@ def user_for(raw: str):
     return copy.copy(kept.user)  # (a copy of its state and cached relations too: Model.__getstate__)
 
 
-def current_stamp() -> str:
-    """The stamp people's data is at now: what is kept under another one is not used again."""
-    stamp = cache.get(STAMP_KEY)
-    if stamp is None:  # never set, or evicted: a new one (entries kept under the old one are not used)
-        cache.add(STAMP_KEY, secrets.token_hex(8), None)
-        stamp = cache.get(STAMP_KEY)
-    return stamp
+def stamp_of(user_id: int) -> str:
+    return stamps([user_id])[user_id]
 
 
-def forget_all() -> None:
-    """Every process reads every token and every kept person again (now, and once the change that called
-    this commits)."""
-    _renew()
-    transaction.on_commit(_renew)
+def stamps(user_ids) -> dict[int, str]:
+    """{person id: the stamp their data is at now}, in one read of the cache: what was kept under another
+    stamp of theirs is not used again. A person without one (never changed, or evicted) gets a new one."""
+    keys = {f"{STAMP_PREFIX}{pk}": pk for pk in user_ids}
+    found = cache.get_many(keys)
+    missing = [key for key in keys if key not in found]
+    if missing:
+        for key in missing:
+            cache.add(key, secrets.token_hex(8), None)
+        found.update(cache.get_many(missing))
+    return {pk: found.get(key, "") for key, pk in keys.items()}
 
 
-def _renew() -> None:
-    cache.set(STAMP_KEY, secrets.token_hex(8), None)
+def forget(user_id: int) -> None:
+    """Every process reads this person's tokens, and the seats they hold, again (now, and once the change
+    that called this commits)."""
+    _renew(user_id)
+    transaction.on_commit(lambda: _renew(user_id))
+
+
+def _renew(user_id: int) -> None:
+    cache.set(f"{STAMP_PREFIX}{user_id}", secrets.token_hex(8), None)
     with _lock:
-        _kept.clear()
+        for key in [key for key, kept in _kept.items() if kept.user.pk == user_id]:
+            del _kept[key]
 
 
-def _changed(sender, **kwargs) -> None:
-    forget_all()
+def _person_changed(sender, instance, update_fields=None, **kwargs) -> None:
+    if update_fields is not None and set(update_fields) == {"last_login"}:
+        return  # a log-in: nothing a token or a seat shows changed
+    forget(instance.pk)
 
 
-post_delete.connect(_changed, sender=ApiToken, dispatch_uid="api-tokens-revoked")
-for _model in (get_user_model(), Preference, VerifiedEmail):
-    post_save.connect(_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-saved")
-    post_delete.connect(_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-deleted")
+def _theirs_changed(sender, instance, **kwargs) -> None:
+    forget(instance.user_id)
+
+
+post_delete.connect(_theirs_changed, sender=ApiToken, dispatch_uid="api-tokens-revoked")
+post_save.connect(_person_changed, sender=get_user_model(), dispatch_uid="api-tokens-person-saved")
+post_delete.connect(_person_changed, sender=get_user_model(), dispatch_uid="api-tokens-person-deleted")
+for _model in (Preference, VerifiedEmail):
+    post_save.connect(_theirs_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-saved")
+    post_delete.connect(_theirs_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-deleted")

@@ -15,9 +15,13 @@ the view run in Django's sync mode, as under WSGI, and a request is one trip to 
 The thread knows which event loop its request came from (``tables.loops.serving_loop``): the frames and
 badges of a move are handed to that loop to send, and the thread goes on to its next request at once.
 
-One thread suits SQLite, which takes one writer at a time: requests queue in order on the thread instead
-of waiting for the write lock in SQLite's busy handler. PostgreSQL serves requests side by side, so it
-gets several threads (settings.SYNC_THREADS).
+Requests that change something (POST and the other unsafe methods: moves, chat, joins) run on
+settings.SYNC_THREADS threads; one suits SQLite, which takes one writer at a time: they queue in order on
+the thread instead of waiting for the write lock in SQLite's busy handler. PostgreSQL serves them side by
+side, so it gets several threads. Pages and other reads (GET, HEAD, OPTIONS) run on threads of their own
+(settings.PAGE_THREADS, two by default; 0: on the same threads as the changes), so a slow page (a big
+account's history, the leaderboards) never holds up a move behind it; SQLite in WAL mode lets them read
+while a move writes (``tests/test_handlers.py`` holds a page open while moves are posted).
 
 Hashing a password holds a thread for a good part of a second, by design. A POST to a view marked as
 hashing passwords (``accounts.throttle.hashes_passwords``: log-in, sign-up, password change, API token)
@@ -54,6 +58,8 @@ from django.utils.translation import gettext, trans_real
 
 from tables.loops import serve
 
+READS = frozenset({"GET", "HEAD", "OPTIONS"})  # the methods served on the page threads
+
 
 class PooledASGIHandler(ASGIHandler):
     """An ASGI handler whose requests' sync work runs on ``threads`` long-lived threads (see the module)."""
@@ -64,6 +70,8 @@ class PooledASGIHandler(ASGIHandler):
         count = threads or settings.SYNC_THREADS
         self.executors = _threads("django-sync", count)  # the threads that serve moves and pages
         self.busy = [0] * count  # requests in flight per thread
+        self.page_executors = _threads("django-page", settings.PAGE_THREADS)  # pages and reads
+        self.page_busy = [0] * settings.PAGE_THREADS
         self.password_executors = _threads("django-password", settings.PASSWORD_THREADS, _lower_priority)
         self.password_busy = [0] * settings.PASSWORD_THREADS
 
@@ -72,6 +80,8 @@ class PooledASGIHandler(ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         if self.password_executors and _hashes_passwords(scope):
             executors, busy = self.password_executors, self.password_busy
+        elif self.page_executors and scope.get("method") in READS:
+            executors, busy = self.page_executors, self.page_busy
         else:
             executors, busy = self.executors, self.busy
         index = min(range(len(busy)), key=busy.__getitem__)

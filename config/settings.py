@@ -136,6 +136,9 @@ DATABASES = {"default": database_settings(env("DATABASE_URL"))}
 # queue in order. PostgreSQL serves requests side by side: a few threads, each borrowing a pool connection.
 _sqlite = DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 SYNC_THREADS = max(1, int(env("SYNC_THREADS", "1" if _sqlite else "4")))
+# Threads per process that serve pages and reads (GET, HEAD, OPTIONS) apart from the SYNC_THREADS that serve
+# changes, so that a slow page never holds up a move (config.handlers). 0: on the SYNC_THREADS.
+PAGE_THREADS = max(0, int(env("PAGE_THREADS", "2")))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Channels and cache: in memory unless REDIS_URL.

@@ -15,7 +15,7 @@ from accounts.limits import CONTROL_CHARACTERS_MESSAGE, LimitReached, has_contro
 from accounts.models import ApiToken
 from accounts.throttle import LoginThrottle, hashes_passwords
 from rules import registry
-from tables import access, rendering, selectors, services, social
+from tables import access, rooms, selectors, services, social
 from tables.errors import json_error
 from tables.models import Table
 
@@ -133,10 +133,8 @@ def games(request):
 
 
 def table_json(table: Table, user) -> dict:
-    # (the seats and positions the frames of the table's last change drew, when this process drew them)
-    seats = rendering.kept_seats(table) or selectors.read_seats(table)
-    viewer = selectors.seat_of(seats, user)
-    position = rendering.kept_position(table, seats, viewer)
+    # (the seats and position from the table's room: drawn by its last change's frames, or drawn now)
+    seats, position = rooms.position(table, lambda seats: selectors.seat_of(seats, user))
     data = {
         "id": table.pk,
         "game": table.game,

@@ -22,7 +22,7 @@ from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live, selectors, socket_moves
+from tables import chat_frames, live, rooms, selectors, socket_moves
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
@@ -50,8 +50,18 @@ def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         return None
-    snapshot = Snapshot.read(table)
-    frame = snapshot.frame(user, lang) + chat_frames.panel_frame(table, snapshot.seats, user, lang)
+
+    def drawn(seats):
+        """The frame the table's room keeps for this person's own seat: a seat's frame is drawn for its
+        person alone (a spectator's depends on who reads it: not taken from the room)."""
+        seat = selectors.seat_of(seats, user)
+        return None if seat is None else (live.viewer_key(seat), lang)
+
+    seats, state, kept = rooms.now(table, drawn)
+    snapshot = Snapshot.read(table, seats=seats, state=state)
+    board = kept if kept is not None else snapshot.frame(user, lang)
+    # (the chat panel from the seats as they are: muting the chat changes a seat without a new revision)
+    frame = board + chat_frames.panel_frame(table, selectors.read_seats(table), user, lang)
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 

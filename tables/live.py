@@ -19,7 +19,7 @@ from typing import Any
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from accounts.preferences import chosen_language
-from tables import loops, selectors
+from tables import loops, rooms, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class Publication:
 
     table: Any  # tables.models.Table, as saved by the change
     seats: list | None = None  # the seats as saved (None: read them again after commit)
-    people: str | None = None  # the stamp of people's data those seats were read at (rendering.seats_now)
+    people: dict | None = None  # {seated person: their stamp} those seats were read under (tables.rooms)
     state: Any = None  # the engine's state after the change, if at hand (saves loading the snapshot)
     log: tuple | None = None  # the log's (moves, events) after the change, if at hand (saves reading them)
     frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
@@ -72,9 +72,9 @@ class Publication:
         from tables.rendering import Snapshot
 
         if self._snapshot is None:
-            self._snapshot = Snapshot.read(
-                self.table, seats=self.seats, state=self.state, log=self.log, people=self.people
-            )
+            if self.seats is None:
+                self.seats, self.people = rooms.read_seats(self.table)
+            self._snapshot = Snapshot.read(self.table, seats=self.seats, state=self.state, log=self.log)
         return self._snapshot
 
     def run(self) -> None:
@@ -96,8 +96,17 @@ class Publication:
                 messages.append((group, {"type": "table.frame", **message}))
         if messages:
             send(layer, messages)
-            snapshot.keep_log()
-            snapshot.keep_positions()
+        # The table's room takes what this change drew, for the table's next move and readers.
+        log = (snapshot.moves, snapshot.events) if snapshot.events is not None else None
+        rooms.advance(
+            table,
+            seats=snapshot.seats,
+            people=self.people or {},
+            state=snapshot.state,
+            log=log,
+            positions=snapshot.positions_drawn(),
+            frames=dict(self.frames),
+        )
 
     def frame_for(self, user, lang: str) -> str:
         """The frame this change sent to ``user``'s seat in ``lang``, or one rendered now (nobody listens there)."""

@@ -10,17 +10,14 @@ once per change and sends it to the sockets of that viewer in that language. Wha
 
 from __future__ import annotations
 
-import copy
 import json
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounts import api_tokens, decks
+from accounts import decks
 from rules.core import narrate
 from tables import games, selectors, social
 from tables.models import Move, Seat, Table, TableEvent
@@ -43,9 +40,7 @@ class Snapshot:
     events: list[TableEvent] | None = None  # the seat events among them; None: read with the moves
     _setup_events: list | None = None  # what the deal did, when the log reaches back to it
     _logs: dict = field(default_factory=dict)  # rendered logs, by language and lines (most viewers share one)
-    _log_read: bool = False  # the log's moves were read here (not given)
     memo: bool = True  # draw the frames' {% shared %} parts once per process for what they read
-    people: str | None = None  # the stamp of people's data the seats were read at (accounts.api_tokens)
     _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
     _result: dict | None = None  # a finished game's result with placings and rating changes, read once
 
@@ -57,23 +52,19 @@ class Snapshot:
         seats: list[Seat] | None = None,
         state: Any = None,
         log: tuple | None = None,
-        people: str | None = None,
     ) -> Snapshot:
         """Read what is not given: the seats and the state (from the snapshot column); the log's moves and
-        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query).
-        ``people``: the stamp of people's data given seats were read at (None: unknown)."""
+        events (``log``) are read when a frame is first drawn (a change nobody watches costs no query)."""
         if seats is None:
-            people = api_tokens.current_stamp()
             seats = selectors.read_seats(table)
         if state is None:
             state = selectors.load_state(table)
         moves, events = log or (None, None)
-        return cls(table=table, seats=seats, state=state, moves=moves, events=events, people=people)
+        return cls(table=table, seats=seats, state=state, moves=moves, events=events)
 
     def log_moves(self) -> list[Move]:
         if self.moves is None:
             self.moves = selectors.log_moves(self.table)
-            self._log_read = True
         return self.moves
 
     def log_events(self) -> list[TableEvent]:
@@ -89,15 +80,6 @@ class Snapshot:
             self._setup_events = selectors.setup_events(self.table) if show else []
         return self._setup_events
 
-    def keep_log(self) -> None:
-        """Keep the log this snapshot read (after a change committed) for the table's next move, if the
-        table is still at the snapshot's revision after the reads: then no change came in between."""
-        table = self.table
-        if not self._log_read or self.events is None or table.status != Table.PLAYING:
-            return  # (a log extended from the previous move's is kept as the move commits: log_after)
-        if log_now(table) is None and Table.objects.filter(pk=table.pk, revision=table.revision).exists():
-            _keep(table.pk, moment(table), self.moves, self.events)
-
     def viewer_of(self, user) -> int | None:
         return selectors.seat_of(self.seats, user)
 
@@ -106,16 +88,9 @@ class Snapshot:
             self._positions[viewer] = selectors.position(self.table, viewer, self.state, self.seats)
         return self._positions[viewer]
 
-    def keep_positions(self) -> None:
-        """Keep the seats and the positions drawn here (a change's, after it committed) for the table's next
-        move (``seats_now``) and the API's ``GET /api/tables/<id>`` (``kept_position``) at this revision."""
-        table = self.table
-        if table.status == Table.PLAYING and self._positions and self.people is not None:
-            with _kept_lock:
-                _kept_positions.pop(table.pk, None)
-                _kept_positions[table.pk] = (moment(table), self.people, self.seats, dict(self._positions))
-                while len(_kept_positions) > KEPT_LOGS:
-                    _kept_positions.pop(next(iter(_kept_positions)))
+    def positions_drawn(self) -> dict:
+        """{viewer: position} computed for this snapshot's frames."""
+        return dict(self._positions)
 
     def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
         """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
@@ -241,98 +216,16 @@ class Snapshot:
         return self._logs[key]
 
 
-# --- The log of each table being played, kept from one move to the next ------------------------------
-
-# {table id: (moment, the log's moves, its seat events)} as they stood at that revision (``moment``), for the last
-# tables played at in this process. A move extends its table's entry into the next revision's
-# (``log_after``) instead of reading the log again; every other change bumps the revision without
-# touching the entry, so that entry is not used again. An entry is the log read under the table's lock,
-# extended from one, or read after a commit and found to be still the table's (``Snapshot.keep_log``).
-_kept_logs: dict[int, tuple[tuple, list[Move], list[TableEvent]]] = {}
-_kept_lock = threading.Lock()
-KEPT_LOGS = 4096
-
-
-def log_now(table: Table) -> tuple[list[Move], list[TableEvent]] | None:
-    """The log's moves and seat events at ``table.revision``, if this process kept them (else None)."""
-    kept = _kept_logs.get(table.pk)
-    if kept is not None and kept[0] == moment(table):
-        return kept[1], kept[2]
-    return None
-
-
-def log_after(table: Table, before, move: Move):
-    """The log once ``move`` (just saved, under the table's lock) is added to ``before``, the kept log one
-    revision earlier; kept in turn once the move commits. None when there is no ``before``, or when the
-    game is over (a finished game's log shows every move: it is read then)."""
+def extended_log(table: Table, before: tuple | None, move: Move) -> tuple | None:
+    """The log once ``move`` (just saved, under the table's lock) is added to ``before``, the log one revision
+    earlier (the table's room: ``tables.rooms``). None when there is no ``before``, or when the game is over
+    (a finished game's log shows every move: it is read then)."""
     if before is None or table.status != Table.PLAYING:
         return None
     move.events = json.loads(json.dumps(move.events))  # as it reads back from its JSON column
     moves = [*before[0], move][-selectors.RECENT_MOVES :]
     events = [e for e in before[1] if e.position >= moves[0].seq]
-    at = moment(table)
-    transaction.on_commit(lambda: _keep(table.pk, at, moves, events))
     return moves, events
-
-
-def moment(table: Table) -> tuple[int, str]:
-    """What a kept entry of a table is checked against: its revision, and its invite token (random, never
-    changed), so that a table given an id another had (a rolled-back transaction, as in the tests) never
-    gets the other's entries."""
-    return table.revision, table.invite_token
-
-
-def _keep(table_id: int, at: tuple, moves: list[Move], events: list[TableEvent]) -> None:
-    with _kept_lock:
-        _kept_logs.pop(table_id, None)
-        _kept_logs[table_id] = (at, moves, events)
-        while len(_kept_logs) > KEPT_LOGS:
-            _kept_logs.pop(next(iter(_kept_logs)))
-
-
-# --- The seats and positions of a table's last change ------------------------------------------------------
-
-# {table id: (moment, people's stamp, seats, {viewer: Position})}: what the frames of a table's last change
-# showed, kept so that the table's next move reads no seats (``seats_now``) and a client reading the table
-# over the API before it (``GET /api/tables/<id>``) costs no seat query, no state load and no engine call.
-# Used only while the table is still at that revision (every change of the seats, the state or the status
-# bumps it) and people's data at that stamp (a person saved, their language or address: accounts.api_tokens).
-_kept_positions: dict[int, tuple[tuple, str, list[Seat], dict]] = {}
-
-
-def _kept_now(table: Table, people: str | None = None):
-    kept = _kept_positions.get(table.pk)
-    if kept is None or kept[0] != moment(table) or kept[1] != (people or api_tokens.current_stamp()):
-        return None
-    return kept
-
-
-def kept_seats(table: Table) -> list[Seat] | None:
-    """The seats of the table's last change, kept at its current revision (read them only), or None."""
-    kept = _kept_now(table)
-    return kept[2] if kept is not None else None
-
-
-def seats_now(table: Table) -> tuple[list[Seat], str]:
-    """The seats of a table locked for a change, and the stamp of people's data they were read at: copies
-    of those kept at its revision (the change may set their ``awaited``), else read now."""
-    people = api_tokens.current_stamp()  # (read before the seats: a change after it leaves them stale)
-    kept = _kept_now(table, people)
-    if kept is not None:
-        return [copy.copy(seat) for seat in kept[2]], people
-    return selectors.read_seats(table), people
-
-
-def kept_position(table: Table, seats: list[Seat], viewer: int | None) -> selectors.Position:
-    """``viewer``'s position at ``table``, kept at its revision when a frame drew it, else computed (and
-    kept, when the seats are the kept ones: the same revision)."""
-    kept = _kept_positions.get(table.pk)
-    if kept is None or kept[0] != moment(table) or kept[2] is not seats:
-        return selectors.position(table, viewer, seats=seats)
-    positions = kept[3]
-    if viewer not in positions:
-        positions[viewer] = selectors.position(table, viewer, seats=seats)
-    return positions[viewer]
 
 
 def table_context(table: Table, user, *, seats: list[Seat] | None = None) -> dict:

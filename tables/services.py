@@ -22,7 +22,7 @@ from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import history, rendering, selectors, social
+from tables import history, rendering, rooms, selectors, social
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound, TableError, TooMany
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
@@ -323,7 +323,8 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
     """
     with transaction.atomic():
         table = _locked_table(table_id)
-        seats, people = rendering.seats_now(table)  # (those of the table's last move, when kept: no query)
+        held = rooms.for_change(table)  # (the room's seats, state and log at this revision: no query)
+        seats, people = held.seats, held.people
         seat = bot_seat if bot_seat is not None else seat_of(seats, user)
         if seat is None:
             raise Forbidden(gettext("You have no seat at this table."))
@@ -333,7 +334,7 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             raise BadRequest(gettext("The move must be an object."))
         _check_seq(table, seq)
         engine = table.engine
-        state = engine.load(table.state)
+        state = held.state if held.state is not None else engine.load(table.state)
         awaited = engine.to_act(state)
         if seat not in awaited:
             raise Forbidden(gettext("It is not your turn."))
@@ -341,7 +342,6 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
             after = engine.apply(state, seat, move)
         except IllegalMove as exc:
             raise BadRequest(in_words(exc)) from None
-        log_before = rendering.log_now(table)
         row = Move.objects.create(
             table=table,
             seq=table.seq,
@@ -353,15 +353,15 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
         table.seq += 1
         table.state = engine.dump(after)
         publication = _store_progress(table, engine, after, seats, set(awaited), people=people)
-        publication.log = rendering.log_after(table, log_before, row)
+        publication.log = rendering.extended_log(table, held.log, row)
         return MoveResult(seq=table.seq, table=table, publication=publication)
 
 
 def _store_progress(
-    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int], people: str | None = None
+    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int], people: dict | None = None
 ) -> Publication:
     """Save the table after a start or a move, and schedule the announcements for after commit. ``people``:
-    the stamp of people's data the seats were read at (rendering.seats_now), if the caller has it."""
+    the stamps of the seated people the seats were read under (tables.rooms), if the caller has them."""
     table.to_act = engine.to_act(state)
     table.revision += 1
     fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision"]

@@ -11,10 +11,14 @@ PASSWORD = "correct-horse-battery-staple"
 
 def pytest_configure(config):
     """Before any test module imports config.asgi: the suite drives ``worker.tick()`` itself, so no worker
-    thread starts in this process (settings.WORKER_IN_PROCESS, read by config.asgi)."""
+    thread starts in this process (settings.WORKER_IN_PROCESS, read by config.asgi). And its pages run on
+    the threads of the changes (settings.PAGE_THREADS = 0): the suite's database is SQLite in memory with a
+    shared cache, where a read beside a write fails at once ("table is locked") instead of reading beside
+    it as on the site's WAL file; tests/test_handlers.py builds handlers with page threads of their own."""
     from django.conf import settings
 
     settings.WORKER_IN_PROCESS = False
+    settings.PAGE_THREADS = 0
 
 
 def require_or_skip(flag: str, reason: str):

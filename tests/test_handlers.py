@@ -14,6 +14,8 @@ from asgiref.testing import ApplicationCommunicator
 from channels.testing import HttpCommunicator
 from django.core.signals import request_finished, request_started
 from django.db.backends.signals import connection_created
+from django.http import JsonResponse
+from django.urls import include, path
 
 from accounts.models import ApiToken
 from config.asgi import application
@@ -89,7 +91,8 @@ async def test_requests_run_on_one_long_lived_thread_with_one_connection(alice, 
             status, data = await call(application, "GET", f"/api/tables/{table.pk}", token)
             assert status == 200 and data["id"] == table.pk
     assert len(watch.threads) == 5
-    assert set(watch.threads) == {"django-sync-0_0"}  # settings.SYNC_THREADS is 1 on SQLite
+    # settings.SYNC_THREADS is 1 on SQLite (and the suite serves pages there too: tests/conftest.py)
+    assert set(watch.threads) == {"django-sync-0_0"}
     assert watch.connections == []  # the connection opened by the first request served the next five
 
 
@@ -303,3 +306,66 @@ async def test_pages_and_static_files_go_through_the_whole_middleware_chain(alic
 
     signed_in = await get("/", await session_cookie(alice))
     assert signed_in["status"] == 200 and b"alice" in signed_in["body"]
+
+
+# A page that takes as long as the test wants (the test's URLconf: this module's ``urlpatterns``).
+slow_page_started, slow_page_released = threading.Event(), threading.Event()
+
+
+def slow_page(request):
+    slow_page_started.set()
+    slow_page_released.wait(60)
+    return JsonResponse({"slow": True})
+
+
+urlpatterns = [path("test-slow-page/", slow_page), path("", include("config.urls"))]
+
+
+@pytest.mark.parametrize("page_threads", [2, 0])
+async def test_a_slow_page_holds_up_no_move_posted_meanwhile(alice, bob, settings, page_threads):
+    """On SQLite every change runs on one thread (settings.SYNC_THREADS); pages run on threads of their own
+    (settings.PAGE_THREADS), so moves posted while a page takes its time are answered before it ends. With
+    no page threads (0), the moves wait behind the page: what the page threads are for."""
+    settings.ROOT_URLCONF = __name__
+    settings.PAGE_THREADS = page_threads
+    handler = PooledASGIHandler()
+    slow_page_started.clear()
+    slow_page_released.clear()
+    table = await new_game([alice, bob])
+    tokens = await tokens_of([alice, bob])
+    try:
+        page = asyncio.create_task(call(handler, "GET", "/test-slow-page/"))
+        assert await asyncio.to_thread(slow_page_started.wait, 30)
+        if page_threads == 0:
+            now = await table_now(table.pk)
+            state = now.engine.load(now.state)
+            move = now.engine.legal_moves(state, now.to_act[0])[0]
+            body = {"move": move, "seq": 0}
+            posted = asyncio.create_task(
+                call(handler, "POST", f"/api/tables/{table.pk}/moves", tokens[now.to_act[0]], body)
+            )
+            done, _ = await asyncio.wait([posted], timeout=2)
+            assert not done  # queued behind the page on the one thread
+            slow_page_released.set()
+            assert (await posted) == (200, {"seq": 1}) and (await page)[0] == 200
+            return
+        with Watch() as watch:
+            for seq in range(4):
+                now = await table_now(table.pk)
+                seat = now.to_act[0]
+                _, mine = await call(handler, "GET", f"/api/tables/{table.pk}", tokens[seat])  # (a read, too)
+                body = {"move": mine["legal_moves"][0], "seq": seq}
+                answer = await asyncio.wait_for(
+                    call(handler, "POST", f"/api/tables/{table.pk}/moves", tokens[seat], body), 30
+                )
+                assert answer == (200, {"seq": seq + 1})
+        assert not page.done()  # every move answered while the page was still being served
+        assert {name for name in watch.threads if name.startswith("django-sync")} == {"django-sync-0_0"}
+        assert "django-page-1_0" in watch.threads  # the reads beside the slow page (on django-page-0)
+        slow_page_released.set()
+        assert (await page) == (200, {"slow": True})
+        assert await moves_of(table.pk) == [0, 1, 2, 3]
+    finally:
+        slow_page_released.set()
+        for executor in (*handler.executors, *handler.page_executors, *handler.password_executors):
+            executor.shutdown(wait=False)

@@ -1,5 +1,6 @@
 """The process remembers which person a token names (accounts.api_tokens), and forgets it as soon as the
-token is revoked, the password changed or the person deactivated, in this process and in the others."""
+token is revoked, the password changed or the person deactivated, in this process and in the others; and
+only then: another person's log-in or change forgets nothing."""
 
 import pytest
 from django.core.cache import cache
@@ -28,8 +29,42 @@ def token_queries(raw: str) -> int:
 
 def test_a_known_token_is_not_looked_up_again(alice):
     _token, raw = ApiToken.issue(alice, "bot")
-    assert token_queries(raw) == 2  # looked up, and its last use written
+    assert token_queries(raw) == 2  # looked up (its person learnt), and its last use written
+    assert token_queries(raw) == 1  # looked up under its person's stamp, read first: kept from now on
     assert token_queries(raw) == 0
+    assert token_queries(raw) == 0
+
+
+def known(raw: str) -> None:
+    for _ in range(2):
+        status(raw)
+    assert token_queries(raw) == 0
+
+
+def test_a_log_in_by_anybody_forgets_no_token(client, alice, bob):
+    _token, raw = ApiToken.issue(alice, "bot")
+    known(raw)
+    assert client.login(username="bob", password=PASSWORD)  # (Django saves bob's last_login)
+    assert client.login(username="alice", password=PASSWORD)  # (and alice's: a log-in changes nothing shown)
+    assert token_queries(raw) == 0
+
+
+def test_another_persons_change_forgets_no_token(alice, bob):
+    _token, raw = ApiToken.issue(alice, "bot")
+    known(raw)
+    bob.first_name = "Bob"
+    bob.save()
+    ApiToken.issue(bob, "theirs")[0].delete()
+    assert token_queries(raw) == 0
+
+
+def test_a_change_of_the_person_forgets_their_token_at_once(alice):
+    _token, raw = ApiToken.issue(alice, "bot")
+    known(raw)
+    alice.first_name = "Alice"
+    alice.save()
+    assert token_queries(raw) == 1
+    assert api_tokens.user_for(raw).first_name == "Alice"
 
 
 def test_a_revoked_token_is_refused_at_once(client_for, alice):
@@ -59,19 +94,19 @@ def test_a_deactivated_persons_token_is_refused_at_once(alice):
 
 def test_a_revocation_in_another_process_is_seen_through_the_shared_stamp(alice):
     token, raw = ApiToken.issue(alice, "bot")
-    assert status(raw) == 200
-    # Another process deletes the token: its signal renews the stamp in the shared cache, not our memory.
+    known(raw)
+    # Another process deletes the token: its signal renews alice's stamp in the shared cache, not our memory.
     ApiToken.objects.filter(pk=token.pk)._raw_delete(ApiToken.objects.db)
     assert status(raw) == 200  # (this process still remembers it: nothing told it)
-    cache.set(api_tokens.STAMP_KEY, "renewed elsewhere", None)
+    cache.set(f"{api_tokens.STAMP_PREFIX}{alice.pk}", "renewed elsewhere", None)
     assert status(raw) == 401
 
 
-def test_a_forgotten_stamp_forgets_every_token(alice):
+def test_a_forgotten_stamp_forgets_that_persons_tokens(alice):
     token, raw = ApiToken.issue(alice, "bot")
-    assert status(raw) == 200
+    known(raw)
     ApiToken.objects.filter(pk=token.pk)._raw_delete(ApiToken.objects.db)
-    cache.delete(api_tokens.STAMP_KEY)  # (evicted)
+    cache.delete(f"{api_tokens.STAMP_PREFIX}{alice.pk}")  # (evicted)
     assert status(raw) == 401
 
 

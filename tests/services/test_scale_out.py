@@ -267,3 +267,45 @@ def test_a_timeout_replaces_a_seat_exactly_once_when_workers_race(cluster):
     out = shell({**cluster["env"], "WORKER_IN_PROCESS": "false"}, RACE)
     line = next(x for x in out.splitlines() if x.startswith("RESULTS"))
     assert line == "RESULTS [0, 0, 0, 1] 1"
+
+
+def test_two_processes_moving_in_turn_answer_alike_and_drop_a_revoked_token_at_once(cluster):
+    """Each process keeps a room per table (tables.rooms); a move made on the other process bumps the
+    table's revision in the database, so the room finds itself behind and reloads: both answer every seat
+    alike after every move. A token revoked by a third process is refused by both at once."""
+    p1, p2 = cluster["ports"]
+    tokens = cluster["tokens"]
+    tid = new_game(cluster)
+    for n in range(16):
+        answers = {}
+        for name, token in tokens.items():
+            first, second = (
+                api(p1, "GET", f"/api/tables/{tid}", token),
+                api(p2, "GET", f"/api/tables/{tid}", token),
+            )
+            assert first == second and first[0] == 200, (n, name)
+            answers[name] = first[1]
+        table = answers["alice"]
+        assert table["seq"] == n
+        mover = table["seats"][table["to_act"][0]]["user"]
+        move = answers[mover]["legal_moves"][0]
+        port = (p1, p2)[n % 2]
+        assert api(port, "POST", f"/api/tables/{tid}/moves", tokens[mover], {"move": move, "seq": n}) == (
+            200,
+            {"seq": n + 1},
+        )
+    issued = shell(
+        cluster["env"],
+        "from django.contrib.auth.models import User\nfrom accounts.models import ApiToken\n"
+        "print('TOKEN', ApiToken.issue(User.objects.get(username='bob'), name='spare')[1])\n",
+    )
+    spare = next(line.split()[1] for line in issued.splitlines() if line.startswith("TOKEN"))
+    for port in (p1, p2, p1, p2, p1, p2):  # (known to both processes, and kept)
+        assert api(port, "GET", f"/api/tables/{tid}", spare)[0] == 200
+    shell(
+        cluster["env"],
+        "from accounts.models import ApiToken\nApiToken.objects.filter(name='spare').delete()\n",
+    )
+    for port in (p1, p2):
+        assert api(port, "GET", f"/api/tables/{tid}", spare)[0] == 401
+    assert api(p1, "GET", f"/api/tables/{tid}", tokens["bob"])[0] == 200  # (bob's other token still works)

@@ -11,11 +11,13 @@ def state_of(table: Table) -> dict:
 
 
 def put_state(table: Table, state: dict) -> Table:
-    """Give a started table a hand-built position."""
+    """Give a started table a hand-built position (a change like any other: its revision moves on, so that
+    no process's room of the table holds the position before it)."""
     engine = table.engine
     table.state = engine.dump(state)
     table.to_act = engine.to_act(state)
-    table.save(update_fields=["state", "to_act"])
+    table.revision += 1
+    table.save(update_fields=["state", "to_act", "revision"])
     return table
 
 

@@ -267,11 +267,11 @@ def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
     api, alice, bob, started_table, django_capture_on_commit_callbacks
 ):
     """GET /api/tables/<id> after a move whose frames this process drew: the same answer as from the
-    database, without reading the seats again (rendering.kept_position); a later change is never hidden."""
+    database, without reading the seats again (the table's room: tables.rooms); a later change is never hidden."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tables import rendering, services
+    from tables import rooms, services
     from tests.tables.positions import listening
 
     table = started_table("cosmic_crowns", [alice, bob])
@@ -293,11 +293,11 @@ def test_reading_a_table_after_a_move_reuses_what_its_frames_drew(
                 with CaptureQueriesContext(connection) as queries:
                     kept = api().call("GET", f"/api/tables/{table_id}", token=token)
                 assert not any("tables_seat" in q["sql"] for q in queries.captured_queries)
-                saved = dict(rendering._kept_positions)
-                rendering._kept_positions.clear()
-                assert api().call("GET", f"/api/tables/{table_id}", token=token) == kept
-                rendering._kept_positions.update(saved)
+                rooms.forget(table_id)  # (the same answer from a room read afresh from the database)
+                with CaptureQueriesContext(connection) as queries:
+                    assert api().call("GET", f"/api/tables/{table_id}", token=token) == kept
+                assert any("tables_seat" in q["sql"] for q in queries.captured_queries)
                 assert kept[1]["seq"] == seq
-    # A change that draws no frame (nobody listens) leaves the kept positions behind: never used.
+    # A change that draws no frame (nobody listens) still moves the room on: never a stale answer.
     seq = play()
     assert api().call("GET", f"/api/tables/{table_id}", token=tokens[0])[1]["seq"] == seq

@@ -1,7 +1,9 @@
 """Hidden information never leaves the server, on any channel: pages, socket frames, the API, the move log.
 
 Every game is played by casual bots through the real service; at every step each seat and a spectator
-look through each channel, and every card code shown must be one the engine's own view gives them.
+look through each channel, and every card code shown must be one the engine's own view gives them. Every
+seat and the spectators have a socket listening, so each change's frames are drawn and the table's room
+(``tables.rooms``) keeps them: a socket that connects then is sent its own seat's from there.
 """
 
 import json
@@ -16,8 +18,10 @@ from rules import bots, registry
 from rules.core import visible
 from tables import selectors, services
 from tables.api import table_json
+from tables.consumers import current_frame
 from tables.models import Table
 from tables.rendering import render_frame
+from tests.tables.positions import listening
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +79,9 @@ def assert_move_list_hides(table, engine, tokens, cards, views):
 
 
 @pytest.mark.parametrize("slug", sorted(registry.games()))
-def test_no_channel_shows_a_card_its_viewer_may_not_see(slug, alice, bob, charlie, make_user):
+def test_no_channel_shows_a_card_its_viewer_may_not_see(
+    slug, alice, bob, charlie, make_user, django_capture_on_commit_callbacks
+):
     users = [alice, bob, charlie]
     tokens = {seat: ApiToken.issue(user)[1] for seat, user in [*enumerate(users), (None, make_user("dora"))]}
     table = services.create_table(alice, slug, 3)
@@ -89,6 +95,17 @@ def test_no_channel_shows_a_card_its_viewer_may_not_see(slug, alice, bob, charli
         clients[user.pk].force_login(user)
     spectator = Client()
     cards = cards_of(engine.dump(engine.load(table.state)))
+    with listening(table.pk, (0, 1, 2, None)):
+        table = play_and_look(
+            table, users, tokens, clients, spectator, cards, rnd, django_capture_on_commit_callbacks
+        )
+    if table.status == Table.PLAYING:
+        views = {seat: strings_in(engine.view(engine.load(table.state), seat)) for seat in tokens}
+        assert_move_list_hides(table, engine, tokens, cards, views)
+
+
+def play_and_look(table, users, tokens, clients, spectator, cards, rnd, on_commit):
+    engine, slug = table.engine, table.game
     for step in range(40):
         if table.status != Table.PLAYING:
             break
@@ -100,7 +117,8 @@ def test_no_channel_shows_a_card_its_viewer_may_not_see(slug, alice, bob, charli
                 visible = strings_in(engine.view(state, seat))
                 frame = render_frame(table, user)
                 page = (clients[user.pk] if user else spectator).get(f"/tables/{table.pk}/").content.decode()
-                for html in (frame, page):
+                socket = current_frame(table.pk, user, "en")[2]  # (a seat's: the one its room kept)
+                for html in (frame, page, socket):
                     shown = set(CARD.findall(html))
                     assert shown <= visible, (seat, shown - visible)
                     assert str(table.seed) not in html
@@ -111,7 +129,6 @@ def test_no_channel_shows_a_card_its_viewer_may_not_see(slug, alice, bob, charli
         move = bots.choose(
             slug, position.view, position.legal_moves, "casual", rnd.randrange(10**9), seat=seat
         )
-        table = services.play_move(table.pk, users[seat], move, table.seq).table
-    if table.status == Table.PLAYING:
-        views = {seat: strings_in(engine.view(engine.load(table.state), seat)) for seat in tokens}
-        assert_move_list_hides(table, engine, tokens, cards, views)
+        with on_commit(execute=True):
+            table = services.play_move(table.pk, users[seat], move, table.seq).table
+    return table

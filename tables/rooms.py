@@ -1,0 +1,209 @@
+"""One live room per table: what this process keeps of a table being played, under one lock and one rule.
+
+A room holds, for one table, what the process last knew of it at one *moment* (the table's ``revision``,
+bumped under the table's lock by every change of its seats, state or status, with its invite token): the
+seats with their people, the engine's state, the log's last moves and seat events, and the position and
+frame it drew for each viewer. Lichess's round is the model (one in-memory game per table, versioned
+events): the revision is the version, and the database is the truth. The one freshness rule: a room is used
+only while the table's revision in the database (read by whoever asks: a change under the table's lock, an
+API read) is the room's, and the seated people's stamps (``accounts.api_tokens.stamps``: a person saved,
+their language or verified address) are those its seats were read under. A room that finds itself behind
+reloads: another process's move bumped the revision in the database, and this process reads the table
+again on its next use. A room only ever moves forward: what a slower reader read at an older revision never
+replaces it.
+
+A change takes copies of the room's seats, its state and its log instead of reading them (``for_change``),
+and once it commits its publication hands the room what it drew (``advance``): the seats as saved, the state
+after, the log extended by the move, each viewer's position and frame. ``GET /api/tables/<id>`` answers from
+the room (``position``), and a socket that connects gets its seat's frame from it when the room drew one at
+the table's revision (``frame``). A frame is kept per viewer key and language (``tables.live``), and only
+ever given to the viewer it was drawn for.
+
+At most ``ROOMS`` rooms are kept per process, the least recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from accounts import api_tokens
+from tables import selectors
+from tables.models import Seat, Table
+
+ROOMS = 4096
+
+
+def moment(table: Table) -> tuple[int, str]:
+    """What a room is checked against: the table's revision, and its invite token (random, never changed), so
+    that a table given an id another had (a rolled-back transaction, as in the tests) never gets its room."""
+    return table.revision, table.invite_token
+
+
+def _newer(at: tuple, than: tuple | None) -> bool:
+    return than is None or at[1] != than[1] or at[0] > than[0]
+
+
+@dataclass
+class Held:
+    """What a change gets from a room: copies of the seats (the change may set their ``awaited``), the state
+    and the log (None when the room had none at the table's revision: read them), and the seated people's
+    stamps the seats were read under."""
+
+    seats: list[Seat]
+    people: dict[int, str]
+    state: Any = None
+    log: tuple | None = None
+
+
+class Room:
+    """One table's live state in this process. Read and change it only under ``lock``."""
+
+    def __init__(self, table_id: int):
+        self.table_id = table_id
+        self.lock = threading.Lock()
+        self.moment: tuple | None = None
+        self.people: dict[int, str] = {}  # {seated person's id: their stamp when the seats were read}
+        self.seats: list[Seat] | None = None
+        self.state: Any = None
+        self.log: tuple | None = None  # (moves, seat events) the log shows at the moment, when known
+        self.positions: dict[int | None, selectors.Position] = {}
+        self.frames: dict[tuple[str, str], str] = {}  # {(viewer key, language): frame}
+
+    def fresh(self, table: Table) -> bool:
+        """Whether the room holds ``table`` as the database has it now (its revision), its people unchanged."""
+        if self.seats is None or self.moment != moment(table):
+            return False
+        return not self.people or api_tokens.stamps(self.people) == self.people
+
+    def _replace(self, at: tuple, seats, people, state, log) -> None:
+        self.moment, self.seats, self.people, self.state, self.log = at, seats, people, state, log
+        self.positions, self.frames = {}, {}
+
+    def _reload(self, table: Table) -> None:
+        """Read the seats (under the stamps of the people seated when last known) and load the state."""
+        seats, people = _read_seats(self.people, table)
+        self._replace(moment(table), seats, people, selectors.load_state(table), None)
+
+
+_rooms: OrderedDict[int, Room] = OrderedDict()
+_rooms_lock = threading.Lock()
+
+
+def room(table_id: int) -> Room:
+    """The table's room in this process (a new, empty one if there is none); the most recently used."""
+    with _rooms_lock:
+        found = _rooms.get(table_id)
+        if found is None:
+            found = _rooms[table_id] = Room(table_id)
+            while len(_rooms) > ROOMS:
+                _rooms.popitem(last=False)
+        else:
+            _rooms.move_to_end(table_id)
+        return found
+
+
+def forget(table_id: int) -> None:
+    with _rooms_lock:
+        _rooms.pop(table_id, None)
+
+
+def read_seats(table: Table) -> tuple[list[Seat], dict[int, str]]:
+    """The table's seats read now, and the stamps of their people (read before them, as the room knew them)."""
+    here = room(table.pk)
+    with here.lock:
+        known = dict(here.people)
+    return _read_seats(known, table)
+
+
+def for_change(table: Table) -> Held:
+    """For a change of ``table``, locked in the database: the room's seats (copies), state and log when it
+    is fresh, else the seats read now (and no state nor log: the change loads and reads them)."""
+    here = room(table.pk)
+    with here.lock:
+        if here.fresh(table):
+            return Held([copy.copy(s) for s in here.seats], dict(here.people), here.state, here.log)
+    return Held(*read_seats(table))
+
+
+def advance(table: Table, *, seats, people, state, log=None, positions=None, frames=None) -> None:
+    """What a committed change (at ``table``'s revision) drew: the room takes it unless it already holds a
+    later moment; at its own moment it adds the positions and frames drawn."""
+    at = moment(table)
+    people = _people_of(seats, people)  # (a person whose stamp is not known makes the room reload next time)
+    here = room(table.pk)
+    with here.lock:
+        if _newer(at, here.moment):
+            keep_log = log if table.status == Table.PLAYING else None
+            here._replace(at, seats, people, state, keep_log)
+        elif at != here.moment:
+            return  # (a later change is already here)
+        if here.log is None and log is not None and table.status == Table.PLAYING:
+            here.log = log
+        here.positions.update(positions or {})
+        here.frames.update(frames or {})
+
+
+def position(table: Table, viewer_of) -> tuple[list[Seat], selectors.Position]:
+    """The seats of ``table`` (read them only) and the position of the viewer ``viewer_of(seats)`` names,
+    from the room: drawn already, or drawn now and kept. A room behind the table reloads first."""
+    here = room(table.pk)
+    with here.lock:
+        if not _caught_up(here, table):
+            seats = selectors.read_seats(table)
+            return seats, selectors.position(table, viewer_of(seats), seats=seats)
+        viewer = viewer_of(here.seats)
+        if viewer not in here.positions:
+            here.positions[viewer] = selectors.position(table, viewer, here.state, here.seats)
+        return here.seats, here.positions[viewer]
+
+
+def now(table: Table, key_of) -> tuple[list[Seat], Any, str | None]:
+    """The seats and state of ``table`` at its revision (read them only), from the room (a room behind the
+    table reloads first), and the frame the room drew for the viewer ``key_of(seats)`` names at that
+    revision, in a language, if it drew one (``key_of`` gives (viewer key, language), or None: no frame)."""
+    here = room(table.pk)
+    with here.lock:
+        if not _caught_up(here, table):
+            return selectors.read_seats(table), selectors.load_state(table), None
+        key = key_of(here.seats)
+        return here.seats, here.state, here.frames.get(key) if key is not None else None
+
+
+def _caught_up(here: Room, table: Table) -> bool:
+    """Make the room hold ``table`` as read (reloading it when behind); False when the room is ahead of
+    ``table`` (a change committed since the caller read its row: the caller reads the database)."""
+    if here.fresh(table):
+        return True
+    if here.moment not in (None, moment(table)) and not _newer(moment(table), here.moment):
+        return False
+    here._reload(table)
+    return True
+
+
+def _read_seats(known: dict[int, str], table: Table) -> tuple[list[Seat], dict[int, str]]:
+    """The table's seats, and their people's stamps read before them: those of the people ``known`` (seated
+    when the room last read the seats); when others sit there now, their stamps are read and the seats read
+    once more (a cold room, a seat taken). A person whose stamp was still not read first gets none (the room
+    reads the seats again on its next use)."""
+    people = _stamps_before(known)
+    seats = selectors.read_seats(table)
+    seated = {s.user_id for s in seats if s.user_id}
+    if not seated <= people.keys():
+        people = api_tokens.stamps(seated)
+        seats = selectors.read_seats(table)
+    return seats, _people_of(seats, people)
+
+
+def _stamps_before(people: dict[int, str]) -> dict[int, str]:
+    """The current stamps of the people a room last seated, read before their seats are read again."""
+    return api_tokens.stamps(people) if people else {}
+
+
+def _people_of(seats: list[Seat], stamps: dict[int, str]) -> dict[int, str]:
+    """{seated person: their stamp read before the seats}; a person newly seated, whose stamp was not read
+    before, gets none (the room reads the seats again next time)."""
+    return {s.user_id: stamps.get(s.user_id, "") for s in seats if s.user_id}
