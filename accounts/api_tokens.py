@@ -61,7 +61,7 @@ def user_for(raw: str):
     degraded = getattr(cache, "degraded", False)
     kept = None if degraded else _kept.get(key)
     if kept is None or kept.stamp != stamp or kept.expires <= now:
-        token = ApiToken.objects.select_related("user").filter(key_hash=key).first()
+        token = ApiToken.objects.live().select_related("user").filter(key_hash=key).first()  # (not expired)
         if token is None or not token.user.is_active:
             _kept.pop(key, None)
             return None

@@ -4,6 +4,7 @@ from tables import account_api, api, club_api, history_api
 
 urlpatterns = [
     path("token", api.token),
+    path("tokens", account_api.tokens),
     path("games", api.games),
     path("tables", api.tables),
     path("tables/<int:pk>", api.table_detail),
