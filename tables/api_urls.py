@@ -33,7 +33,8 @@ urlpatterns = [
     path("live", club_api.live),
     path("account/export", club_api.account_export),
     path("account/delete", club_api.account_delete),
-    path("history", history_api.history_list),
+    path("history", history_api.history_list),  # (deprecated: a bare list of at most 200 rows)
+    path("v2/history", history_api.history_pages),
     path("password-reset", account_api.password_reset),
     path("push/key", account_api.push_key),
     path("push/subscriptions", account_api.push_subscriptions),
