@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from ninja import NinjaAPI, Schema
 from pydantic import Field
 
-from tables import account_api, api, club_api, history_api
+from tables import account_api, api, club_api, history_api, streams
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
 BEARER = [{"bearer": []}]
@@ -33,7 +33,7 @@ class CardClubAPI(NinjaAPI):
         schema = super().get_openapi_schema(*args, **kwargs)
         components = schema.setdefault("components", {})
         found = components.setdefault("schemas", {})
-        for model in BODIES:
+        for model in DECLARED:
             shape = model.model_json_schema(ref_template="#/components/schemas/{model}")
             found.update(shape.pop("$defs", {}))
             found[model.__name__] = shape
@@ -378,7 +378,22 @@ class SubscriptionId(Schema):
     id: int
 
 
-BODIES = [
+class TableStreamLine(Schema):
+    type: Literal["full", "state", "finish"]
+    seq: int | None = Field(
+        None, description=gettext_noop("On full and state lines, as GET /api/tables/<id> shows.")
+    )
+    status: Literal["open", "playing", "finished", "aborted"] | None = None
+    seats: list[SeatOut] | None = None
+    view: dict[str, Any] | None = None
+    legal_moves: list[dict[str, Any]] | None = None
+    to_act: list[int] | None = None
+    result: dict[str, Any] | None = Field(
+        None, description=gettext_noop("On the finish line (null: aborted).")
+    )
+
+
+DECLARED = [  # the request bodies, and the lines of the streams (declare)
     TokenIn,
     TableIn,
     JoinIn,
@@ -441,6 +456,17 @@ def declare(path: str, view, operations: dict[str, dict], params: tuple[tuple[st
             extra["requestBody"] = spec.pop("body")
         if "query" in spec:
             extra["parameters"] = spec.pop("query")
+        if "stream" in spec:  # a 200 of NDJSON lines, each one of the model's shape
+            model = spec.pop("stream")
+            DECLARED.append(model)
+            extra["responses"] = {
+                200: {
+                    "description": "NDJSON: one JSON object a line; an empty line to keep the connection alive.",
+                    "content": {
+                        "application/x-ndjson": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+                    },
+                }
+            }
         if spec.pop("auth", True):
             extra["security"] = BEARER
         ninja_api.api_operation(
@@ -939,4 +965,23 @@ declare(
         }
     },
     (("pk", str),),
+)
+declare(
+    "/stream/tables/{int:pk}",
+    streams.table_stream,
+    {
+        "GET": {
+            "id": "stream_table",
+            "summary": gettext_noop("Follow a table as it changes (NDJSON)"),
+            "description": gettext_noop(
+                "First a full line as the caller sees the table, then a state line after every change, then a "
+                "finish line when the game is over, and the answer ends. An empty line every few seconds "
+                "keeps the connection alive."
+            ),
+            "query": INVITE,
+            "stream": TableStreamLine,
+            "response": errors(400, 401, 404, 503),
+        }
+    },
+    PK,
 )

@@ -140,6 +140,8 @@ def test_every_operation_keeps_to_its_document(site):
     ]
     failures = []
     for operation in operations:
+        if operation.path.startswith("/api/stream/"):
+            continue  # (an answer that lasts as long as the game: tests/tables/test_streams.py reads them)
 
         @given(case=operation.as_strategy())
         @settings(
