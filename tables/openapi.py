@@ -378,6 +378,19 @@ class SubscriptionId(Schema):
     id: int
 
 
+class EventLine(Schema):
+    type: Literal[
+        "gameStart", "gameFinish", "yourTurn", "challenge", "challengeCanceled", "challengeDeclined"
+    ]
+    table: int | None = Field(None, description=gettext_noop("The table of a game's events."))
+    game: str | None = None
+    status: Literal["finished", "aborted"] | None = Field(None, description=gettext_noop("On gameFinish."))
+    seq: int | None = Field(None, description=gettext_noop("On yourTurn: the seq to play at."))
+    challenge: ChallengeOut | int | None = Field(
+        None, description=gettext_noop("The challenge (its id once canceled or declined).")
+    )
+
+
 class TableStreamLine(Schema):
     type: Literal["full", "state", "finish"]
     seq: int | None = Field(
@@ -984,4 +997,21 @@ declare(
         }
     },
     PK,
+)
+declare(
+    "/stream/events",
+    streams.event_stream,
+    {
+        "GET": {
+            "id": "stream_events",
+            "summary": gettext_noop("Follow your events (NDJSON)"),
+            "description": gettext_noop(
+                "First one gameStart per game you play in now and one challenge per challenge awaiting your "
+                "answer, then gameStart, gameFinish, yourTurn, challenge, challengeCanceled and "
+                "challengeDeclined as they happen. An empty line every few seconds keeps the connection alive."
+            ),
+            "stream": EventLine,
+            "response": errors(400, 401, 503),
+        }
+    },
 )

@@ -1,6 +1,11 @@
 """The API's streams (issue #32, point 2): long-lived answers in NDJSON, one JSON object a line, and an
 empty line every ``STREAM_KEEPALIVE_SECONDS`` while nothing happens.
 
+``GET /api/stream/events``: the caller's events as they happen (``tables.api_events``), after one
+``gameStart`` per game they play in now and one ``challenge`` per challenge waiting for their answer. An
+event that happens as the stream opens may come twice (a client takes a second ``gameStart`` of a game it
+follows already as the same game).
+
 ``GET /api/stream/tables/<id>``: first ``{"type": "full", "seq", "status", "seats", "view", "legal_moves",
 "to_act"}`` as the caller sees the table (a spectator's view unless seated), then a ``{"type": "state", ...}``
 line with the same keys after every change, then ``{"type": "finish", "result"}`` once the game is over, and
@@ -26,9 +31,9 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from accounts import api_tokens
-from tables import access, live, rendering, selectors
+from tables import access, api_events, challenges, live, rendering, selectors
 from tables.api import api_view, error
-from tables.models import Table
+from tables.models import Seat, Table
 
 NDJSON = "application/x-ndjson"
 OVER = (Table.FINISHED, Table.ABORTED)
@@ -107,6 +112,55 @@ async def _follow(layer, table_id: int, user, raw: str):
     finally:
         if group is not None:
             await layer.group_discard(group, channel)
+
+
+@api_view(("GET",))
+def event_stream(request):
+    layer = get_channel_layer()
+    if layer is None:
+        return error(_("Streams are not available on this server."), 503)
+    raw = request.headers["Authorization"].partition(" ")[2].strip()
+    response = StreamingHttpResponse(_events(layer, request.api_user, raw), content_type=NDJSON)
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def opening_events(user) -> list[dict]:
+    """What an event stream says first: the games the person plays in now, the challenges awaiting them."""
+    playing = (
+        Seat.objects.filter(user=user, table__status=Table.PLAYING, bot="")
+        .select_related("table")
+        .order_by("table__started_at", "table_id")
+    )
+    events = [{"type": "gameStart", "table": s.table_id, "game": s.table.game} for s in playing]
+    return events + [
+        {"type": "challenge", "challenge": challenges.challenge_json(c)}
+        for c in challenges.received(user).select_related("challenged", "table")
+    ]
+
+
+async def _events(layer, user, raw: str):
+    channel = await layer.new_channel()
+    group = api_events.group(user.pk)
+    await layer.group_add(group, channel)  # (before reading what is under way: nothing falls in between)
+    stamp = await sync_to_async(api_tokens.current_stamp)()
+    try:
+        for event in await sync_to_async(opening_events)(user):
+            yield line(event)
+        while True:
+            try:
+                message = await asyncio.wait_for(layer.receive(channel), settings.STREAM_KEEPALIVE_SECONDS)
+            except TimeoutError:
+                stamp, valid = await _still_valid(stamp, raw)
+                if not valid:
+                    return
+                yield b"\n"
+                continue
+            if message.get("type") == "api.event":
+                yield line(message["event"])
+    finally:
+        await layer.group_discard(group, channel)
 
 
 async def _still_valid(stamp: str, raw: str) -> tuple[str, bool]:
