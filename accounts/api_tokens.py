@@ -69,7 +69,7 @@ def user_for(raw: str):
         # this process is looked up again on its next call, and kept from then on.
         owner = _owners.get(key)
         stamp = stamp_of(owner) if owner is not None and not degraded else None
-        token = ApiToken.objects.select_related("user").filter(key_hash=key).first()
+        token = ApiToken.objects.live().select_related("user").filter(key_hash=key).first()
         if token is None or not token.user.is_active:
             _kept.pop(key, None)
             return None

@@ -1,8 +1,12 @@
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
-from django.db import models
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.limits import room_for
@@ -12,8 +16,31 @@ def hash_token(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
+class ApiTokenQuerySet(models.QuerySet):
+    def _idle_cutoff(self):
+        days = settings.API_TOKEN_IDLE_DAYS
+        return timezone.now() - timedelta(days=days) if days > 0 else None
+
+    def live(self):
+        """Tokens used (or, never used, created) within ``API_TOKEN_IDLE_DAYS``: the others have expired."""
+        cutoff = self._idle_cutoff()
+        if cutoff is None:
+            return self
+        return self.alias(used=Coalesce("last_used_at", "created_at")).filter(used__gte=cutoff)
+
+    def idle(self):
+        """The tokens that expired for want of use."""
+        cutoff = self._idle_cutoff()
+        if cutoff is None:
+            return self.none()
+        return self.alias(used=Coalesce("last_used_at", "created_at")).filter(used__lt=cutoff)
+
+
 class ApiToken(models.Model):
-    """A bearer token for the JSON API. Only its hash is stored; the raw token is shown once."""
+    """A bearer token for the JSON API. Only its hash is stored; the raw token is shown once.
+
+    A token unused for ``API_TOKEN_IDLE_DAYS`` expires: it is refused, shown as expired on the profile, and
+    deleted when its owner next makes a token (so it no longer counts towards ``API_TOKEN_LIMIT``)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=60, blank=True)
@@ -22,22 +49,46 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    objects = ApiTokenQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at"]
 
     def __str__(self):
         return f"{self.user} · {self.prefix}…"
 
+    @property
+    def expires_at(self):
+        """When the token expires if it stays unused (None: tokens never expire here)."""
+        days = settings.API_TOKEN_IDLE_DAYS
+        return (self.last_used_at or self.created_at) + timedelta(days=days) if days > 0 else None
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
     @classmethod
-    def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
-        """A new token and its raw value; LimitReached when the account holds API_TOKEN_LIMIT already."""
+    def issue(cls, user, name: str = "", replace: bool = False) -> tuple["ApiToken", str]:
+        """A new token and its raw value; LimitReached when the account holds API_TOKEN_LIMIT already.
+
+        ``replace``: the account's tokens of the same name are revoked in the same transaction, so a script
+        that logs in on each start holds one token, never reaching the limit."""
         limit = settings.API_TOKEN_LIMIT
         message = _(
             "An account may hold at most %(limit)d API tokens: revoke one on your profile page first."
         ) % {"limit": limit}
         raw = secrets.token_urlsafe(32)
-        with room_for(user, cls.objects.filter(user=user), limit, message):
-            token = cls.objects.create(user=user, name=name[:60], key_hash=hash_token(raw), prefix=raw[:8])
+        name = name[:60]
+        mine = cls.objects.filter(user=user)
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # (racing issues wait)
+            revoked = list(mine.idle().values_list("pk", flat=True))
+            if replace:
+                revoked += mine.filter(name=name).values_list("pk", flat=True)
+            if revoked:  # (one post_delete each: every process forgets the revoked tokens)
+                cls.objects.filter(pk__in=revoked).delete()
+            with room_for(user, mine, limit, message):
+                token = cls.objects.create(user=user, name=name, key_hash=hash_token(raw), prefix=raw[:8])
         return token, raw
 
 

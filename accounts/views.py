@@ -159,6 +159,7 @@ def profile(request):
         "accounts/profile.html",
         {
             "tokens": request.user.api_tokens.all(),
+            "idle_days": settings.API_TOKEN_IDLE_DAYS,
             "token_form": token_form,
             "email_form": email_form,
             "new_token": new_token,

@@ -200,6 +200,11 @@ TRUSTED_PROXY_COUNT = int(env("DJANGO_TRUSTED_PROXY_COUNT", "0"))
 MAX_UNFINISHED_TABLES = int(env("MAX_UNFINISHED_TABLES", "50"))
 TABLE_CREATE_LIMIT = int(env("TABLE_CREATE_LIMIT", "30"))
 API_TOKEN_LIMIT = int(env("API_TOKEN_LIMIT", "20"))
+# A token unused for this many days expires (accounts.models.ApiToken; 0: tokens never expire).
+API_TOKEN_IDLE_DAYS = int(env("API_TOKEN_IDLE_DAYS", "90"))
+# The API's streams (tables/streams.py): an empty line this often while nothing happens, and a revoked
+# token's stream ends within as long.
+STREAM_KEEPALIVE_SECONDS = float(env("STREAM_KEEPALIVE_SECONDS", "5"))
 # How long a process remembers which person a token names (accounts/api_tokens.py; 0: look it up every call).
 # A revocation reaches every process at once through the cache; this bounds a change no signal announces.
 API_TOKEN_CACHE_SECONDS = float(env("API_TOKEN_CACHE_SECONDS", "30"))

@@ -7,6 +7,8 @@
   -> 201 ``{"id"}``; the same endpoint again updates that subscription (201, the same id); 400 for an endpoint
   outside ``PUSH_ENDPOINT_PREFIXES`` or malformed keys; 429 past ``PUSH_DEVICE_LIMIT`` devices.
 - ``DELETE /api/push/subscriptions/<id>`` -> 204; 404 when it is not one of the caller's.
+- ``GET /api/tokens`` -> the caller's API tokens, newest first: ``[{"id", "name", "prefix", "created_at",
+  "last_used_at" (null: never used; written at most once a minute), "expires_at" (null: no expiry)}]``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,25 @@ def reset_answer() -> str:
         "If this address is the verified address of an account, a link to choose a new password is on its way. "
         "It works once, for a limited time."
     )
+
+
+@api_view(("GET",))
+def tokens(request):
+    return JsonResponse([token_json(t) for t in request.api_user.api_tokens.all()], safe=False)
+
+
+def token_json(token) -> dict:
+    def moment(value):
+        return value.isoformat() if value else None
+
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "prefix": token.prefix,
+        "created_at": moment(token.created_at),
+        "last_used_at": moment(token.last_used_at),
+        "expires_at": moment(token.expires_at),
+    }
 
 
 @api_view(("GET",), auth=False)

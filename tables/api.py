@@ -95,6 +95,13 @@ def token(request):
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str):
         return error(_("Give a username and a password."), 400)
+    name = data.get("name")  # given: this token replaces the account's token of that name
+    if name is not None and (
+        not isinstance(name, str) or not name.strip() or len(name) > 60 or not printable_text(name)
+    ):
+        return error(_("name is a text of 1 to 60 characters."), 400)
+    if name is not None and has_control_characters(name):
+        return error(CONTROL_CHARACTERS_MESSAGE, 400)
     if has_control_characters(username + password):
         return error(CONTROL_CHARACTERS_MESSAGE, 400)
     if not printable_text(username) or not printable_text(password):
@@ -109,7 +116,7 @@ def token(request):
         return error(_("Wrong username or password."), 400)
     throttle.succeeded()
     try:
-        _issued, raw = ApiToken.issue(user, name="API")
+        _issued, raw = ApiToken.issue(user, name=name.strip() if name else "API", replace=name is not None)
     except LimitReached as exc:
         return error(exc.message, 429)
     return JsonResponse({"token": raw}, status=201)

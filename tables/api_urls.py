@@ -1,40 +1,10 @@
+"""``/api/``: every call is an operation of ``tables.openapi.ninja_api`` (which serves ``openapi.json``), and
+``docs`` is the page that reads that document."""
+
 from django.urls import path
 
-from tables import account_api, api, club_api, history_api
+from tables import api_docs, openapi
 
-urlpatterns = [
-    path("token", api.token),
-    path("games", api.games),
-    path("tables", api.tables),
-    path("tables/<int:pk>", api.table_detail),
-    path("tables/<int:pk>/join", api.join),
-    path("tables/<int:pk>/start", api.start),
-    path("tables/<int:pk>/moves", api.moves),
-    path("tables/<int:pk>/concede", api.concede),
-    path("tables/<int:pk>/reclaim", api.reclaim),
-    path("tables/<int:pk>/abort", api.abort),
-    path("tables/<int:pk>/abandon", api.abandon),
-    path("your-turn", api.your_turn_list),
-    path("tables/<int:pk>/takeback", api.takeback),
-    path("tables/<int:pk>/chat", api.chat),
-    path("tables/<int:pk>/invite", api.invite),
-    path("tables/<int:pk>/export", history_api.export),
-    path("replay", history_api.check),
-    path("leaderboard/<slug:slug>", history_api.leaderboard),
-    path("players/<str:username>", history_api.player),
-    path("players/<str:username>/follow", club_api.follow),
-    path("players/<str:username>/block", club_api.block),
-    path("following", club_api.following),
-    path("challenges", club_api.challenge_list),
-    path("challenges/<str:pk>/accept", club_api.challenge_accept),
-    path("challenges/<str:pk>/decline", club_api.challenge_decline),
-    path("challenges/<str:pk>/cancel", club_api.challenge_cancel),
-    path("live", club_api.live),
-    path("account/export", club_api.account_export),
-    path("account/delete", club_api.account_delete),
-    path("history", history_api.history_list),
-    path("password-reset", account_api.password_reset),
-    path("push/key", account_api.push_key),
-    path("push/subscriptions", account_api.push_subscriptions),
-    path("push/subscriptions/<str:pk>", account_api.push_subscription),
-]
+app_name = "api"  # (ninja finds its own root under this namespace)
+
+urlpatterns = [path("docs", api_docs.docs, name="docs"), *openapi.url_patterns()]

@@ -21,7 +21,7 @@ from accounts import blocks, push
 from accounts.limits import LimitReached, room_for
 from accounts.models import ClubSetting, Follow
 from accounts.preferences import language_of
-from tables import notifications, selectors, services, social
+from tables import api_events, notifications, selectors, services, social
 from tables.club import person
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound
 from tables.models import Challenge, Seat, Table
@@ -146,6 +146,10 @@ def _tell_challenged(challenge: Challenge) -> None:
             % words,
         )
     transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged.pk]), robust=True)
+    api_events.tell(
+        [challenge.challenger_id, challenged.pk],
+        {"type": "challenge", "challenge": challenge_json(challenge)},
+    )
 
 
 def _locked(challenge_id, user) -> Challenge:
@@ -199,6 +203,7 @@ def decline(challenge_id, user) -> None:
     challenge.status, challenge.answered_at = Challenge.DECLINED, timezone.now()
     challenge.save(update_fields=["status", "answered_at"])
     _tell_challenger(challenge, accepted=False)
+    api_events.tell([challenge.challenger_id], {"type": "challengeDeclined", "challenge": challenge.pk})
 
 
 @transaction.atomic
@@ -217,6 +222,7 @@ def cancel(challenge_id, user) -> None:
     challenge.save(update_fields=["status", "answered_at"])
     challenged_id = challenge.challenged_id
     transaction.on_commit(lambda: notifications.refresh_badges(None, [challenged_id]), robust=True)
+    api_events.tell([challenged_id], {"type": "challengeCanceled", "challenge": challenge.pk})
 
 
 def _tell_challenger(challenge: Challenge, accepted: bool) -> None:
@@ -269,6 +275,8 @@ def expire_due(now=None) -> int:
         status=Challenge.EXPIRED
     )
     notifications.refresh_badges(None, sorted({user_id for _, user_id in due}))
+    for pk, user_id in due:
+        api_events.tell([user_id], {"type": "challengeCanceled", "challenge": pk})
     return len(due)
 
 

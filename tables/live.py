@@ -94,6 +94,7 @@ class Publication:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
                 messages.append((group, {"type": "table.frame", **message}))
+        messages += stream_messages(layer, table, snapshot, viewers, seat_keys)
         if messages:
             send(layer, messages)
         # The table's room takes what this change drew, for the table's next move and readers.
@@ -115,6 +116,44 @@ class Publication:
         if key not in self.frames:
             self.frames[key] = snapshot.frame(user, lang)
         return self.frames[key]
+
+
+STREAM = "api"  # the groups of the API's table streams (tables.streams): table-<id>-<viewer key>-api
+
+
+def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[str, dict]]:
+    """A change's lines for the API's table streams, one message per viewer with a stream open: its
+    ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds."""
+    from tables.models import Table
+
+    out = []
+    for key, _user in viewers:
+        group = table_group(table.pk, key, STREAM)
+        if not has_listeners(layer, group):
+            continue
+        position = snapshot.position(None if key == WATCH else int(key[1:]))
+        lines = [{"type": "state", **stream_state(table, snapshot.seats, position)}]
+        if table.status in (Table.FINISHED, Table.ABORTED):
+            lines.append({"type": "finish", "result": snapshot.final_result()})
+        out.append(
+            (group, {"type": "table.stream", "revision": table.revision, "seats": seat_keys, "lines": lines})
+        )
+    return out
+
+
+def stream_state(table, seats, position) -> dict:
+    """What a table stream's ``full`` and ``state`` lines hold (CONTRACTS §2), for one viewer's position."""
+    return {
+        "seq": table.seq,
+        "status": table.status,
+        "seats": [
+            {"seat": s.index, "user": s.user.username if s.user_id else None, "bot": s.bot or None}
+            for s in seats
+        ],
+        "view": position.view,
+        "legal_moves": position.legal_moves,
+        "to_act": position.to_act,
+    }
 
 
 def send(layer, messages: list[tuple[str, dict]]) -> None:

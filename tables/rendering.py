@@ -92,6 +92,12 @@ class Snapshot:
         """{viewer: position} computed for this snapshot's frames."""
         return dict(self._positions)
 
+    def final_result(self) -> dict | None:
+        """``selectors.final_result`` of this moment, read once (None until the game is finished)."""
+        if self._result is None:
+            self._result = selectors.final_result(self.table, self.seats) or {}
+        return self._result or None
+
     def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
         """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
         from another chair than ``user``'s own (a replay)."""

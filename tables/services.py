@@ -22,7 +22,7 @@ from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import history, rendering, rooms, selectors, social
+from tables import api_events, history, rendering, rooms, selectors, social
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound, TableError, TooMany
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
@@ -298,6 +298,7 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
     table.status = Table.PLAYING
     table.started_at = timezone.now()
     table.seq = 0
+    api_events.game_started(table, seats)  # (before the first turn's event)
     _store_progress(table, engine, state, seats, previously_awaited=set())
     return table
 
@@ -373,6 +374,7 @@ def _store_progress(
         table.to_act = []
         fields += ["finished_at", "result"]
         history.record_finished(table, seats)
+        api_events.game_ended(table, seats)
     now = timezone.now()
     table.last_move_at = now
     humans_awaited = [i for i in table.to_act if not seats[i].is_bot]
@@ -409,6 +411,9 @@ def _store_progress(
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
         notifications.turns_changed(table, newly, others)  # queues mail now, badges after commit
+        api_events.turn_began(
+            table, [seat.user for seat in changed if seat.index in now_awaited and not seat.is_bot]
+        )
     return publication
 
 
@@ -555,6 +560,7 @@ def vote_abort(table_id, user) -> bool:
         table.to_act = []
         table.deadline = None
         Seat.objects.filter(table=table).update(awaited=False)
+        api_events.game_ended(table, seats)
     table.save(update_fields=["abort_votes", "status", "to_act", "deadline"])
     kind = "aborted" if aborted else ("abort_accept" if len(votes) > 1 else "abort_offer")
     if index not in previous_votes:
@@ -570,6 +576,7 @@ def _close(table: Table) -> None:
     table.deadline = None
     table.save(update_fields=["status", "to_act", "deadline"])
     Seat.objects.filter(table=table).update(awaited=False, awaited_since=None)
+    api_events.game_ended(table, list(table.seats.all()))
 
 
 @transaction.atomic

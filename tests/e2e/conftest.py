@@ -287,6 +287,7 @@ class Tour:
             ("player", f"/players/{me}/", False),
             ("leaderboards", "/leaderboards/", False),
             ("leaderboard", "/leaderboards/five_crowns/", True),
+            ("api-docs", "/api/docs", False),
         ]
         out += [(f"rules-{slug}", f"/games/{slug}/rules/", False) for slug in GAMES]
         return out

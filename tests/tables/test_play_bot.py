@@ -1,0 +1,95 @@
+"""``manage.py play_bot`` (issue #32, point 4) against a running daphne: two bots, one accepting challenges,
+play a whole game of each of the four games through the API's streams alone (daphne's log shows every
+request they made: no polling call among them)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from tests.processes import ROOT, daphnes, migrate, shell, sqlite_env
+
+pytestmark = pytest.mark.slow
+
+GAMES = ("chronica", "cosmic_crowns", "cosplay", "five_crowns")
+
+
+def challenge(url: str, token: str, game: str) -> int:
+    body = json.dumps({"username": "alice", "game": game}).encode()
+    request = urllib.request.Request(
+        f"{url}/api/challenges",
+        data=body,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)["id"]
+
+
+def test_two_bots_play_a_whole_game_of_each_game_from_the_streams(tmp_path):
+    env = sqlite_env(tmp_path / "db.sqlite3", DJANGO_DEBUG="true", WORKER_IN_PROCESS="false")
+    migrate(env)
+    script = (
+        "from django.contrib.auth.models import User\n"
+        "from accounts.models import ApiToken\n"
+        "alice = User.objects.create_user('alice', password='bot-pass-1')\n"
+        "bob = User.objects.create_user('bob', password='bot-pass-2')\n"
+        "print(ApiToken.issue(alice, 'bot')[1], ApiToken.issue(bob, 'bot')[1])\n"
+    )
+    alice, bob = shell(env, script).split()[-2:]
+    with daphnes(env, tmp_path) as (port,):
+        url = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "manage.py", "play_bot", "--url", url, "--games", str(len(GAMES))]
+        bots = [
+            subprocess.Popen(
+                [*command, "--token", alice, "--accept-challenges"],
+                cwd=ROOT,
+                env=env,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            ),
+            subprocess.Popen(
+                [*command, "--token", bob],
+                cwd=ROOT,
+                env=env,
+                text=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+            ),
+        ]
+        try:
+            # (whether or not alice's event stream is open yet: it opens with the challenges waiting)
+            for game in GAMES:
+                challenge(url, bob, game)
+            outputs = [bot.communicate(timeout=600)[0] for bot in bots]
+        finally:
+            for bot in bots:
+                bot.kill()
+        assert [bot.returncode for bot in bots] == [0, 0], outputs
+    ended = shell(
+        env,
+        "from tables.models import Table\n"
+        "for t in Table.objects.order_by('game'): print('TABLE', t.game, t.status, t.seq)\n",
+    ).split("\n")
+    rows = [row.split()[1:] for row in ended if row.startswith("TABLE ")]
+    assert [(game, status) for game, status, _seq in rows] == [(g, "finished") for g in GAMES], rows
+    moves = sum(int(seq) for _game, _status, seq in rows)
+    log = (tmp_path / f"daphne-{port}.log").read_text()
+    calls = re.findall(r'"(GET|POST|PUT|DELETE|PATCH) (/api/[^ "?]*)', log)
+    kinds = {(method, re.sub(r"\d+", "N", path)) for method, path in calls}
+    streams_and_moves = {
+        ("GET", "/api/stream/events"),  # (logged when it ends: a stream the bot left may not be)
+        ("POST", "/api/challenges/N/accept"),
+        ("GET", "/api/stream/tables/N"),
+        ("POST", "/api/tables/N/moves"),
+    }
+    assert kinds - {("POST", "/api/challenges")} <= streams_and_moves, kinds  # (the test's own challenges)
+    assert {("POST", "/api/challenges/N/accept"), ("GET", "/api/stream/tables/N")} <= kinds
+    assert sum(1 for _method, path in calls if "/stream/tables/" in path) == 2 * len(GAMES)  # one each
+    posted = sum(1 for method, path in calls if method == "POST" and path.endswith("/moves"))
+    assert posted >= moves  # every move was posted by a bot (a few more refused as stale at most)
