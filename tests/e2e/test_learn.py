@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tables import tutorial
-from tests.e2e.conftest import shot, sign_up, unique
+from tests.e2e.conftest import SHOTS, shot, sign_up, unique
 from tests.e2e.test_axe import grave_violations
 
 LEARN = {"en": "Learn to play", "fr": "Apprendre à jouer"}
@@ -23,6 +23,12 @@ SHOWN = """([t, sel]) => {
     const seen = el.contains(document.elementFromPoint(x, y));  // (the middle of what is on screen: uncovered)
     return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom], seen};
 }"""
+
+
+def snap(page, name):
+    """The screen as the player sees it now (conftest's shot scrolls to the top first: not here)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def click_an_awaited_move(page, kinds):
@@ -70,9 +76,9 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
             overlap = min(bottom, target[3]) - max(top, target[1])
             assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
         except Exception:
-            shot(page, f"learn-{game}-{lang}-{width}-{n}-failed", full_page=False)
+            snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
-        shot(page, f"learn-{game}-{lang}-{width}-{n}", full_page=False)
+        snap(page, f"learn-{game}-{lang}-{width}-{n}")
         grave[n] = grave_violations(page)
         if step.wait:
             assert page.locator("[data-guide-next]").is_hidden()

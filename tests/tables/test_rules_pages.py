@@ -28,7 +28,8 @@ def test_a_rules_page_draws_its_examples_with_the_boards_cards_in_both_languages
         assert f'href="/static/css/games/{game}.css"' in page or f"css/games/{game}" in page
 
 
-def test_a_rules_page_offers_learn_to_play_or_a_log_in(client, alice, client_for):
+def test_the_rules_page_the_new_table_page_and_the_lobby_offer_learn_to_play(client, alice, client_for):
     assert "Log in to learn to play" in client.get("/games/five_crowns/rules/").content.decode()
-    page = client_for(alice).get("/games/five_crowns/rules/").content.decode()
-    assert 'action="/games/five_crowns/learn/"' in page
+    for path in ("/games/five_crowns/rules/", "/games/five_crowns/new/", "/"):
+        page = client_for(alice).get(path).content.decode()
+        assert 'action="/games/five_crowns/learn/"' in page, path
