@@ -16,8 +16,15 @@ A change takes copies of the room's seats, its state and its log instead of read
 and once it commits its publication hands the room what it drew (``advance``): the seats as saved, the state
 after, the log extended by the move, each viewer's position and frame. ``GET /api/tables/<id>`` answers from
 the room (``position``), and a socket that connects gets its seat's frame from it when the room drew one at
-the table's revision (``frame``). A frame is kept per viewer key and language (``tables.live``), and only
-ever given to the viewer it was drawn for.
+the table's revision (``now``). A frame is kept per viewer key and language (``tables.live``), and only
+ever given to the seat it was drawn for (a spectator's frame depends on who reads it: drawn for them).
+
+A room learns only what was committed: a change hands it over once its transaction has, and a reader that
+reloads a room (``position``, ``now``) is outside any change's transaction (the services commit before the
+pages, the API and the sockets read).
+
+A seat's ``chat_muted`` changes without a new revision (a player hides the chat for themselves): the chat
+panel is drawn from the seats as they are, never from a room's.
 
 At most ``ROOMS`` rooms are kept per process, the least recently used dropped first.
 """
