@@ -12,6 +12,7 @@ one, and the seat of every player, so a socket whose person took or left a seat 
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,7 +124,8 @@ STREAM = "api"  # the groups of the API's table streams (tables.streams): table-
 
 def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[str, dict]]:
     """A change's lines for the API's table streams, one message per viewer with a stream open: its
-    ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds."""
+    ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
+    encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
     from tables.models import Table
 
     out = []
@@ -133,11 +135,12 @@ def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[st
             continue
         position = snapshot.position(None if key == WATCH else int(key[1:]))
         lines = [{"type": "state", **stream_state(table, snapshot.seats, position)}]
-        if table.status in (Table.FINISHED, Table.ABORTED):
+        over = table.status in (Table.FINISHED, Table.ABORTED)
+        if over:
             lines.append({"type": "finish", "result": snapshot.final_result()})
-        out.append(
-            (group, {"type": "table.stream", "revision": table.revision, "seats": seat_keys, "lines": lines})
-        )
+        text = "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)  # (encoded once)
+        message = {"revision": table.revision, "seats": seat_keys, "text": text, "over": over}
+        out.append((group, {"type": "table.stream", **message}))
     return out
 
 

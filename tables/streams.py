@@ -105,10 +105,9 @@ async def _follow(layer, table_id: int, user, raw: str):
                 if live.key_of(user.pk, message["seats"]) != key:
                     rekey = True  # this person took or left a seat: their own view from now on
                     continue
-                for data in message["lines"]:
-                    yield line(data)
-                    if data["type"] == "finish":
-                        return
+                yield message["text"].encode()
+                if message["over"]:
+                    return
     finally:
         if group is not None:
             await layer.group_discard(group, channel)
