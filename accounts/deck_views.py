@@ -86,7 +86,8 @@ def deck_list(request, game=None):
     entry = _game(game)
     summary = entry.decks.builder.deck_summary
     rows = [
-        {"deck": deck, "summary": summary(deck.cards)} for deck in Deck.objects.filter(owner=request.user)
+        {"deck": deck, "summary": summary(deck.cards)}
+        for deck in Deck.objects.filter(owner=request.user, game=entry.slug)
     ]
     starters = [{"starter": s, "summary": summary(s["cards"])} for s in entry.decks.rules.starter_decks()]
     return render(request, _page(entry, "list.html"), {"game": entry, "rows": rows, "starters": starters})
@@ -132,7 +133,7 @@ def new_deck(request, game=None):
         error = error or entry.decks.builder.unsavable(cards)
         if error is None:
             try:
-                deck = Deck.create_for(request.user, name, cards)
+                deck = Deck.create_for(request.user, name, cards, entry.slug)
             except LimitReached as exc:
                 error = exc.message
         if error:
@@ -159,7 +160,7 @@ def new_deck(request, game=None):
 @login_required
 def edit_deck(request, pk, game=None):
     entry = _game(game)
-    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user, game=entry.slug)
     if request.method == "POST":
         name, cards, error = _posted(request, deck.name)
         error = error or entry.decks.builder.unsavable(cards)
@@ -186,7 +187,7 @@ def draft(request, game=None):
     deck = None
     deck_id = parse_id(request.POST.get("deck", ""))
     if deck_id is not None:
-        deck = get_object_or_404(Deck, pk=deck_id, owner=request.user)
+        deck = get_object_or_404(Deck, pk=deck_id, owner=request.user, game=entry.slug)
     if op == "add":
         if not entry.decks.builder.is_card(card):
             error = _("There is no such card in the catalog.")
@@ -215,10 +216,13 @@ def draft(request, game=None):
 @require_POST
 def duplicate_deck(request, pk, game=None):
     entry = _game(game)
-    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user, game=entry.slug)
     try:
         copy = Deck.create_for(
-            request.user, _clean_name(_("%(name)s (copy)") % {"name": deck.name}), list(deck.cards)
+            request.user,
+            _clean_name(_("%(name)s (copy)") % {"name": deck.name}),
+            list(deck.cards),
+            entry.slug,
         )
     except LimitReached as exc:
         messages.error(request, exc.message)
@@ -231,7 +235,7 @@ def duplicate_deck(request, pk, game=None):
 @require_POST
 def delete_deck(request, pk, game=None):
     entry = _game(game)
-    deck = get_object_or_404(Deck, pk=pk, owner=request.user)
+    deck = get_object_or_404(Deck, pk=pk, owner=request.user, game=entry.slug)
     name = deck.name
     deck.delete()
     messages.success(request, _("Deck “%(name)s” deleted.") % {"name": name})
@@ -251,7 +255,7 @@ def copy_starter(request, code, game=None):
     entry = _game(game)
     s = _starter(entry, code)
     try:
-        deck = Deck.create_for(request.user, _clean_name(s["name"]), list(s["cards"]))
+        deck = Deck.create_for(request.user, _clean_name(s["name"]), list(s["cards"]), entry.slug)
     except LimitReached as exc:
         messages.error(request, exc.message)
         return _redirect(entry, "list")

@@ -65,7 +65,7 @@ def deck_choices(user, slug: str) -> list[tuple[str, str]]:
     rules = deck_rules(slug)
     choices = []
     if user is not None and user.is_authenticated:
-        for deck in Deck.objects.filter(owner=user):
+        for deck in Deck.objects.filter(owner=user, game=slug):
             if not rules.validate_deck(deck.cards):
                 choices.append((f"deck:{deck.pk}", deck.name))
     for starter in rules.starter_decks():
@@ -83,7 +83,7 @@ def resolve_deck(user, slug: str, value) -> list[str] | None:
             if starter["code"] == ref:
                 return starter["cards"]
     elif kind == "deck" and parse_id(ref) is not None:
-        deck = Deck.objects.filter(pk=parse_id(ref), owner=user).first()
+        deck = Deck.objects.filter(pk=parse_id(ref), owner=user, game=slug).first()
         if deck is not None:
             check_deck(slug, deck.cards)
             return list(deck.cards)
