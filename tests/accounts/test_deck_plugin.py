@@ -48,7 +48,9 @@ def test_a_player_builds_saves_and_lists_a_deck_of_it_apart_from_chronicas(clien
         "/decks/toydeck/draft/", {"name": "Mine", "cards": ["t1", "t2"], "op": "add", "card": "t6"}
     )
     panel = panel.content.decode()
-    assert panel.strip().startswith('<section id="toy-panel">') and "3/4" in panel and "exactly 4 cards" in panel
+    assert (
+        panel.strip().startswith('<section id="toy-panel">') and "3/4" in panel and "exactly 4 cards" in panel
+    )
     refused = c.post("/decks/toydeck/draft/", {"cards": ["t1"], "op": "add", "card": "nope"}).content.decode()
     assert "There is no such card in the catalog." in refused and "1/4" in refused
     imported = c.post("/decks/toydeck/draft/", {"op": "import", "code": "TD-t2.t3.t4.t5"}).content.decode()
