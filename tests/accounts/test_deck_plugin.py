@@ -102,6 +102,16 @@ def test_its_new_table_form_offers_its_decks_and_links_its_builder(client_for, a
     assert 'href="/decks/toydeck/"' in page
 
 
+def test_the_account_export_names_each_decks_game(client, alice, toydeck):
+    from accounts.models import ApiToken, first_deck_game
+
+    Deck.create_for(alice, "Court", [])
+    Deck.create_for(alice, "Mine", ["t1"], "toydeck")
+    r = client.get("/api/account/export", HTTP_AUTHORIZATION=f"Bearer {ApiToken.issue(alice)[1]}")
+    decks = {d["name"]: (d["game"], d["cards"]) for d in r.json()["decks"]}
+    assert decks == {"Court": (first_deck_game(), []), "Mine": ("toydeck", ["t1"])}
+
+
 def test_a_page_of_a_game_that_builds_no_decks_is_not_found(client_for, alice):
     c = client_for(alice)
     assert c.get("/decks/five_crowns/").status_code == 404
