@@ -92,10 +92,19 @@ class ApiToken(models.Model):
         return token, raw
 
 
+def first_deck_game() -> str:
+    """The slug of the registry's first deck-building game: the game of a deck made without naming one (the
+    decks saved before a deck named its game were all that game's)."""
+    from tables import games
+
+    return next((entry.slug for entry in games.plugins() if entry.decks is not None), "")
+
+
 class Deck(models.Model):
-    """A player's saved Chronica Universalis deck (card codes, validated by rules.chronica)."""
+    """A player's saved deck for one deck-building game (card codes, judged by that game's rules)."""
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="decks")
+    game = models.CharField(max_length=40, default=first_deck_game)
     name = models.CharField(max_length=80)
     cards = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -108,12 +117,13 @@ class Deck(models.Model):
         return self.name
 
     @classmethod
-    def create_for(cls, owner, name: str, cards: list[str]) -> "Deck":
-        """A new deck; LimitReached when the owner has DECK_LIMIT decks already."""
+    def create_for(cls, owner, name: str, cards: list[str], game: str | None = None) -> "Deck":
+        """A new deck of ``game`` (else the first deck-building game's); LimitReached when the owner has
+        DECK_LIMIT decks already (of every game)."""
         limit = settings.DECK_LIMIT
         message = _("You may keep at most %(limit)d decks: delete one first.") % {"limit": limit}
         with room_for(owner, cls.objects.filter(owner=owner), limit, message):
-            return cls.objects.create(owner=owner, name=name, cards=cards)
+            return cls.objects.create(owner=owner, name=name, cards=cards, game=game or first_deck_game())
 
 
 class VerifiedEmail(models.Model):

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rules import registry  # noqa: E402
 from rules.bots import choose  # noqa: E402
 
-SLUGS = ("cosmic_crowns", "five_crowns", "chronica", "cosplay")
+SLUGS = tuple(registry.games())  # every registered game
 PAIRINGS = (("strong", "casual"), ("casual", "random"))
 
 

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--games", default="cosmic_crowns,five_crowns,chronica,cosplay")
+parser.add_argument("--games", help="comma-separated slugs (default: every game of the checkout's registry)")
 parser.add_argument("--tables", type=int, default=10, help="tables per game, played in turn")
 parser.add_argument("--moves", type=int, default=300, help="moves measured per game")
 parser.add_argument("--tree", default=str(pathlib.Path(__file__).resolve().parent.parent), help="checkout")
@@ -53,7 +53,7 @@ from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from accounts.models import ApiToken  # noqa: E402
-from rules import bots  # noqa: E402
+from rules import bots, registry  # noqa: E402
 from tables import live  # noqa: E402
 from tables.models import Table  # noqa: E402
 
@@ -154,7 +154,7 @@ def main():
     print(f"{'game':<15}{'CPU ms':>8}{'GET':>7}{'POST':>7}{'frames':>8}{'queries':>9}{'parts drawn':>13}")
     rnd = random.Random(1)
     connection.force_debug_cursor = True  # (counts the queries; DEBUG, as `make run` serves, does too)
-    for game in args.games.split(","):
+    for game in args.games.split(",") if args.games else list(registry.games()):
         r = measure(game, players, rnd)
         drawn = "-" if r["drawn"] is None else f"{r['drawn']:.1f}"
         print(

@@ -85,6 +85,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "tables.context_processors.your_turn",
                 "accounts.context_processors.turn_sound",
+                "accounts.context_processors.deck_builder",
             ],
         },
     },

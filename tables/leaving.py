@@ -83,7 +83,7 @@ def account_data(user) -> dict:
             ),
         },
         "decks": [
-            {"name": d.name, "cards": d.cards, "created_at": d.created_at.isoformat()}
+            {"name": d.name, "game": d.game, "cards": d.cards, "created_at": d.created_at.isoformat()}
             for d in Deck.objects.filter(owner=user)
         ],
         "ratings": [

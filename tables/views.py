@@ -116,7 +116,7 @@ def new_table(request, slug):
             "move_times": MOVE_TIMES.items(),
             "error": error,
             "deck_choices": decks.deck_choices(request.user, slug),
-            "deck_builder": games.plugin(slug).decks,
+            "deck_builder": decks.deck_url(slug) if games.plugin(slug).decks else None,
         },
     )
 

@@ -5,7 +5,7 @@ A game is two files of registration, one per side of the house:
 - ``rules/<slug>/__init__.py`` names ``GAME`` (the engine) and ``BOTS`` (its bots): rules.registry finds it.
 - ``tables/games/<slug>.py`` names ``PLUGIN = GamePlugin(...)``: its board and card templates, its rules page,
   its template tag library, its static files, and what else it has (the words its script shows, a card's
-  text under its large view, a move's preview, deck building, generated CSS). This package finds it.
+  text under its large view, a move's preview, deck building (``Decks``), generated CSS). This package finds it.
 
 The platform asks ``plugin(slug)`` for any of these and never builds a path from a slug; ``plugins()`` lists
 every game in the order of rules.registry. A test's toy game calls ``register``/``unregister``. The site's
@@ -26,12 +26,20 @@ from rules import registry
 
 @dataclass(frozen=True)
 class Decks:
-    """Deck building, for a game whose players bring decks of their own (``engine.players_bring_decks``)."""
+    """Deck building, for a game whose players bring decks of their own (``engine.players_bring_decks``).
 
-    rules: ModuleType  # the game's rules package: validate_deck(codes) -> [problems], starter_decks()
-    builder: (
-        str  # the URL name of the deck builder's first page (a deck's owner builds and saves decks there)
-    )
+    The platform's deck pages (/decks/, accounts/deck_views.py) and the new-table form ask these and name no
+    game: a game that builds decks needs only this entry."""
+
+    # The game's rules package: validate_deck(codes) -> [problems], starter_decks() -> [{code, name, cards}],
+    # decode_deck(text) -> codes (ValueError for a bad deck code).
+    rules: ModuleType
+    # The builder's platform side: catalog_size(), is_card(code), unsavable(cards) -> message | None,
+    # filter_catalog(params) -> (cards, cleaned params), catalog_filters(), deck_summary(cards) -> dict.
+    builder: ModuleType
+    # The folder of its builder's templates: list.html, catalog.html (and _results.html for htmx),
+    # editor.html (with a ``panel`` partial), starter.html.
+    templates: str
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,13 @@ class GamePlugin:
         return registry.bots(self.slug)
 
     def templates(self) -> list[str]:
-        return [t for t in (self.board, self.card, self.rules_page, self.words, self.zoom, self.preview) if t]
+        named = [
+            t for t in (self.board, self.card, self.rules_page, self.words, self.zoom, self.preview) if t
+        ]
+        if self.decks is not None:
+            pages = ("list.html", "catalog.html", "_results.html", "editor.html", "starter.html")
+            named += [f"{self.decks.templates}{page}" for page in pages]
+        return named
 
     def static_files(self) -> list[str]:
         return [s for s in (self.css, self.js, *self.art) if s]

@@ -1,8 +1,8 @@
-"""Chronica Universalis on the platform (its rules side: rules/chronica/; its deck builder: accounts/decks.py,
-accounts/deck_views.py and templates/decks/)."""
+"""Chronica Universalis on the platform (its rules side: rules/chronica/; its deck builder's own parts:
+tables/games/chronica_decks.py and templates/decks/, served by the platform's deck pages)."""
 
 import rules.chronica
-from tables.games import Decks, GamePlugin
+from tables.games import Decks, GamePlugin, chronica_decks
 
 ART = ("honour", "lock", "lock-white") + tuple(
     f"{kind}-{category}"
@@ -22,5 +22,5 @@ PLUGIN = GamePlugin(
     words="games/chronica/_words.html",
     zoom="games/chronica/_zoom.html",
     preview="games/chronica/_preview.html",
-    decks=Decks(rules=rules.chronica, builder="decks:list"),
+    decks=Decks(rules=rules.chronica, builder=chronica_decks, templates="decks/"),
 )
