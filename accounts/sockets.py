@@ -81,7 +81,10 @@ def close_sockets_on_logout(sender, request, user, **kwargs):
     layer = get_channel_layer()
     if session is None or not session.session_key or layer is None:
         return
-    async_to_sync(layer.group_send)(session_group(session.session_key), {"type": "session.ended"})
+    try:  # the log-out is made whatever happens to this: a failure of the channel layer is logged
+        async_to_sync(layer.group_send)(session_group(session.session_key), {"type": "session.ended"})
+    except Exception:
+        log.exception("closing the sockets of a session that logged out failed")
 
 
 def close_account_sockets(user_id: int, keep_session_key: str | None = None) -> None:

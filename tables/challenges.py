@@ -261,8 +261,10 @@ def tell_live(user_id: int, news: str) -> None:
     async_to_sync(layer.group_send)(group, {"type": "turn.changed", "table": None, "html": html})
 
 
+@transaction.atomic
 def expire_due(now=None) -> int:
-    """The worker's part: challenges past their time are marked expired (their badges refreshed)."""
+    """The worker's part: challenges past their time are marked expired (their badges refreshed after commit;
+    a layer that fails is logged, and the tick goes on)."""
     now = now or timezone.now()
     due = list(
         Challenge.objects.filter(status=Challenge.PENDING, expires_at__lte=now).values_list(
@@ -274,7 +276,8 @@ def expire_due(now=None) -> int:
     Challenge.objects.filter(pk__in=[pk for pk, _ in due], status=Challenge.PENDING).update(
         status=Challenge.EXPIRED
     )
-    notifications.refresh_badges(None, sorted({user_id for _, user_id in due}))
+    challenged_ids = sorted({user_id for _, user_id in due})
+    transaction.on_commit(lambda: notifications.refresh_badges(None, challenged_ids), robust=True)
     for pk, user_id in due:
         api_events.tell([user_id], {"type": "challengeCanceled", "challenge": pk})
     return len(due)

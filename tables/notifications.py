@@ -205,7 +205,9 @@ def send_digests(now=None) -> int:
     if not waiting:
         return 0
     with transaction.atomic():
-        # Each reader's choice locked (another worker skips it) and read again: not sent there meanwhile.
+        # Each reader's choice locked and read again: not sent there meanwhile. PostgreSQL: another worker
+        # skips the locked rows. SQLite: the transaction takes the write lock as it begins (transaction_mode
+        # IMMEDIATE), so another worker waits here and then reads the dates this one wrote.
         sent_on = dict(
             NotificationChoice.objects.select_for_update(skip_locked=True)
             .filter(pk__in=[due[user_id][0].pk for user_id in waiting])

@@ -165,3 +165,26 @@ async def test_the_reset_view_closes_the_accounts_sockets(alice, client):
     assert answer.status_code == 302
     assert await closed(badge_on_phone)
     await badge_on_phone.disconnect()
+
+
+def test_logging_out_while_the_layer_is_down_logs_out(settings, alice, caplog):
+    """A channel layer that raises (Redis out of reach) when a log-out tells the session's sockets: the
+    log-out is made and answered as such (issue: it answered 500), and the failed send is logged."""
+    import logging
+
+    from tests.tables.test_challenge_outage import nobody_listens
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": nobody_listens(), "socket_connect_timeout": 1}]},
+        }
+    }
+    client = Client(raise_request_exception=False)
+    client.force_login(alice)
+    with caplog.at_level(logging.ERROR):
+        assert client.post("/accounts/logout/").status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert any(
+        "session" in record.getMessage() for record in caplog.records if record.name == "accounts.sockets"
+    )

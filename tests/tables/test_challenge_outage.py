@@ -4,11 +4,14 @@ and is answered as such; the badges and news that could not be sent are dropped 
 import json
 import logging
 import socket
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import ApiToken
+from tables import worker
 from tables.models import Challenge, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -71,3 +74,22 @@ def test_a_challenge_is_made_on_its_page_while_redis_is_down(redis_down, alice, 
     r = client.post(f"/challenges/{pk}/accept/")
     assert r.status_code in (200, 302)
     assert Challenge.objects.get(pk=pk).status == Challenge.ACCEPTED
+
+
+def test_the_worker_expires_challenges_while_the_layer_is_down(settings, alice, bob, caplog):
+    """The worker's tick marks challenges past their time expired even when the badges it would refresh
+    cannot be sent (issue: the layer's error broke the tick); the failed send is logged."""
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": nobody_listens(), "socket_connect_timeout": 1}]},
+        }
+    }
+    made = post(alice, "/api/challenges", {"username": "bob", "game": "cosmic_crowns", "expires_in": 60})
+    assert made.status_code == 201
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        done = worker.tick(timezone.now() + timedelta(seconds=61))
+    assert done["challenges_expired"] == 1
+    assert Challenge.objects.get(pk=made.json()["id"]).status == Challenge.EXPIRED
+    assert any("on_commit" in record.getMessage() for record in caplog.records)  # logged, not raised
