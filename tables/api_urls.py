@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import account_api, api, club_api, history_api
+from tables import account_api, api, club_api, history_api, tournament_api
 
 urlpatterns = [
     path("token", api.token),
@@ -33,6 +33,12 @@ urlpatterns = [
     path("account/export", club_api.account_export),
     path("account/delete", club_api.account_delete),
     path("history", history_api.history_list),
+    path("tournaments", tournament_api.tournament_list),
+    path("tournaments/<int:pk>", tournament_api.tournament_detail),
+    path("tournaments/<int:pk>/join", tournament_api.join),
+    path("tournaments/<int:pk>/leave", tournament_api.leave),
+    path("tournaments/<int:pk>/start", tournament_api.start),
+    path("tournaments/<int:pk>/pause", tournament_api.pause),
     path("password-reset", account_api.password_reset),
     path("push/key", account_api.push_key),
     path("push/subscriptions", account_api.push_subscriptions),

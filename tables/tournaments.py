@@ -19,7 +19,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Count, F
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -595,8 +595,31 @@ def as_json(tournament: Tournament) -> dict:
     return data
 
 
+def summary_json(tournament: Tournament) -> dict:
+    """A tournament in a list: what it is and where it stands, without its standings."""
+    return {
+        "id": tournament.pk,
+        "game": tournament.game,
+        "format": tournament.format,
+        "status": tournament.status,
+        "table_size": tournament.table_size,
+        "rounds": tournament.rounds,
+        "minutes": tournament.minutes,
+        "move_time": tournament.move_time,
+        "rated": tournament.rated,
+        "max_players": tournament.max_players,
+        "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "created_by": tournament.created_by.username if tournament.created_by_id else None,
+        "players": getattr(tournament, "entrant_count", None) or tournament.entrants.count(),
+    }
+
+
 def listed(status: str | None = None, game: str | None = None):
-    query = Tournament.objects.select_related("created_by")
+    query = (
+        Tournament.objects.select_related("created_by")
+        .annotate(entrant_count=Count("entrants"))
+        .order_by("-created_at", "-pk")
+    )
     if status:
         if status not in (Tournament.OPEN, Tournament.RUNNING, Tournament.FINISHED):
             raise BadRequest(gettext('status is "open", "running" or "finished".'))
