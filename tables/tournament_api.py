@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 
-from tables import tournaments
+from tables import tournament_reads, tournaments
 from tables.api import api_view, body_object, error
 
 LIST_LIMIT = 100
@@ -17,32 +17,32 @@ def tournament_list(request):
     """GET ?status=open|running|finished&game=SLUG: the newest first. POST: a new tournament -> 201."""
     if request.method == "POST":
         tournament = tournaments.create(request.api_user, body_object(request))
-        return JsonResponse(tournaments.as_json(tournament), status=201)
-    found = tournaments.listed(request.GET.get("status") or None, request.GET.get("game") or None)
-    return JsonResponse([tournaments.summary_json(t) for t in found[:LIST_LIMIT]], safe=False)
+        return JsonResponse(tournament_reads.as_json(tournament), status=201)
+    found = tournament_reads.listed(request.GET.get("status") or None, request.GET.get("game") or None)
+    return JsonResponse([tournament_reads.summary_json(t) for t in found[:LIST_LIMIT]], safe=False)
 
 
 @api_view(("GET",))
 def tournament_detail(request, pk):
-    return JsonResponse(tournaments.as_json(tournaments.get(pk)))
+    return JsonResponse(tournament_reads.as_json(tournament_reads.get(pk)))
 
 
 @api_view(("POST",))
 def join(request, pk):
     tournaments.join(pk, request.api_user)
-    return JsonResponse(tournaments.as_json(tournaments.get(pk)))
+    return JsonResponse(tournament_reads.as_json(tournament_reads.get(pk)))
 
 
 @api_view(("POST",))
 def leave(request, pk):
     tournaments.leave(pk, request.api_user)
-    return JsonResponse(tournaments.as_json(tournaments.get(pk)))
+    return JsonResponse(tournament_reads.as_json(tournament_reads.get(pk)))
 
 
 @api_view(("POST",))
 def start(request, pk):
     tournaments.start(pk, request.api_user)
-    return JsonResponse(tournaments.as_json(tournaments.get(pk)))
+    return JsonResponse(tournament_reads.as_json(tournament_reads.get(pk)))
 
 
 @api_view(("POST",))
@@ -52,4 +52,4 @@ def pause(request, pk):
     if not isinstance(paused, bool):
         return error(_("paused must be true or false."), 400)
     tournaments.pause(pk, request.api_user, paused)
-    return JsonResponse(tournaments.as_json(tournaments.get(pk)))
+    return JsonResponse(tournament_reads.as_json(tournament_reads.get(pk)))

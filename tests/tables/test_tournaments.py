@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tables import services, tournaments, worker
+from tables import services, tournament_reads, tournaments, worker
 from tables.models import Table, Tournament, TournamentBye, TournamentPlayer, TournamentTable
 
 pytestmark = pytest.mark.django_db
@@ -124,7 +124,7 @@ def test_a_swiss_tournament_of_eight_plays_its_three_rounds_to_the_end(alice, pl
     for row in rows:
         if row.round == 2:
             assert (row.entrants[0] in winners) == (row.entrants[1] in winners)
-    standing = tournaments.standings(tournament)
+    standing = tournament_reads.standings(tournament)
     assert [s["points"] for s in standing] == sorted((s["points"] for s in standing), reverse=True)
     assert sum(s["points"] for s in standing) == 12  # 4 tables x 1 point x 3 rounds
     by_name = {p.name: p.pk for p in entrants.values()}

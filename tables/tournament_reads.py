@@ -1,0 +1,140 @@
+"""Reading tournaments: their standings, rounds and JSON (the API's and the pages'). No change happens here."""
+
+from __future__ import annotations
+
+from django.db.models import Count
+from django.utils.translation import gettext
+
+from tables import pairing, ratings, services
+from tables.errors import BadRequest, NotFound
+from tables.models import Rating, Tournament, TournamentTable
+
+
+def ratings_of(tournament: Tournament, players) -> dict[int, float]:
+    """Each entrant's rating at the game (a new player's for bots and the unrated)."""
+    by_user = dict(
+        Rating.objects.filter(
+            game=tournament.game, user_id__in=[p.user_id for p in players if p.user_id]
+        ).values_list("user_id", "ordinal")
+    )
+    return {p.pk: ratings.display(by_user.get(p.user_id, 0.0)) for p in players}
+
+
+# --- Reading -------------------------------------------------------------------------------------------
+
+
+def get(pk) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=pk)
+    except (Tournament.DoesNotExist, ValueError, TypeError):
+        raise NotFound(gettext("No such tournament.")) from None
+
+
+def standings(tournament: Tournament) -> list[dict]:
+    players = list(tournament.entrants.all())
+    rating = ratings_of(tournament, players)
+    meetings = TournamentTable.objects.filter(tournament=tournament, scored=True).values_list(
+        "entrants", flat=True
+    )
+    table = pairing.standings(
+        {p.pk: p.points for p in players},
+        rating,
+        list(meetings),
+        {p.pk: p.games for p in players},
+    )
+    by_pk = {p.pk: p for p in players}
+    return [
+        {
+            "rank": s.rank,
+            "username": by_pk[s.key].name,
+            "points": s.points,
+            "tiebreak": s.tiebreak,
+            "games": s.games,
+            "withdrawn": by_pk[s.key].withdrawn,
+            "bot": bool(by_pk[s.key].bot),
+            "user_id": by_pk[s.key].user_id,
+        }
+        for s in table
+    ]
+
+
+def rounds_of(tournament: Tournament) -> list[list[int]]:
+    rounds: list[list[int]] = [[] for _ in range(tournament.round)]
+    for number, table_id in TournamentTable.objects.filter(tournament=tournament).values_list(
+        "round", "table_id"
+    ):
+        if 1 <= number <= len(rounds):
+            rounds[number - 1].append(table_id)
+    return [sorted(r) for r in rounds]
+
+
+def as_json(tournament: Tournament) -> dict:
+    """A tournament as ``GET /api/tournaments/<id>`` shows it (the README's API section)."""
+    rows = standings(tournament)
+    data = {
+        "id": tournament.pk,
+        "game": tournament.game,
+        "format": tournament.format,
+        "status": tournament.status,
+        "table_size": tournament.table_size,
+        "move_time": tournament.move_time,
+        "options": tournament.options,
+        "rated": tournament.rated,
+        "max_players": tournament.max_players,
+        "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
+        "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+        "created_by": tournament.created_by.username if tournament.created_by_id else None,
+        "description": tournament.description,
+        "bots": {"count": tournament.bot_count, "level": tournament.bot_level},
+        "players": [p.name for p in tournament.entrants.all()],
+        "standings": [
+            {k: row[k] for k in ("rank", "username", "points", "tiebreak", "games")} for row in rows
+        ],
+    }
+    if tournament.format == Tournament.SWISS:
+        data["rounds"] = rounds_of(tournament)
+        data["round"] = tournament.round
+        data["round_count"] = tournament.rounds
+    else:
+        data["minutes"] = tournament.minutes
+        data["ends_at"] = tournament.ends_at.isoformat() if tournament.ends_at else None
+        data["tables"] = sorted(
+            TournamentTable.objects.filter(tournament=tournament).values_list("table_id", flat=True)
+        )
+    return data
+
+
+def summary_json(tournament: Tournament) -> dict:
+    """A tournament in a list: what it is and where it stands, without its standings."""
+    return {
+        "id": tournament.pk,
+        "game": tournament.game,
+        "format": tournament.format,
+        "status": tournament.status,
+        "table_size": tournament.table_size,
+        "rounds": tournament.rounds,
+        "minutes": tournament.minutes,
+        "move_time": tournament.move_time,
+        "rated": tournament.rated,
+        "max_players": tournament.max_players,
+        "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "created_by": tournament.created_by.username if tournament.created_by_id else None,
+        "players": getattr(tournament, "entrant_count", None) or tournament.entrants.count(),
+    }
+
+
+def listed(status: str | None = None, game: str | None = None):
+    query = (
+        Tournament.objects.select_related("created_by")
+        .annotate(entrant_count=Count("entrants"))
+        .order_by("-created_at", "-pk")
+    )
+    if status:
+        if status not in (Tournament.OPEN, Tournament.RUNNING, Tournament.FINISHED):
+            raise BadRequest(gettext('status is "open", "running" or "finished".'))
+        query = query.filter(status=status)
+    if game:
+        services.get_game(game)
+        query = query.filter(game=game)
+    return query

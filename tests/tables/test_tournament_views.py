@@ -1,0 +1,95 @@
+"""The tournaments' pages: the list, the create form, a tournament's page and its live part."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from tables import tournament_live, tournaments
+from tables.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+SWISS = {"game": "cosmic_crowns", "format": "swiss", "table_size": 2, "rounds": 3, "move_time": 3600}
+
+
+def test_the_form_opens_a_tournament_its_creator_plays_in(client_for, alice):
+    client = client_for(alice)
+    assert client.get("/tournaments/new/?game=five_crowns").status_code == 200
+    response = client.post(
+        "/tournaments/new/",
+        {
+            "game": "five_crowns",
+            "format": "arena",
+            "minutes": "60",
+            "rounds": "3",
+            "table_size": "3",
+            "move_time": "120",
+            "bots": "2",
+            "bot_level": "casual",
+            "rated": "on",
+            "play": "on",
+            "description": "Tonight <b>only</b>",
+        },
+    )
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
+    assert (tournament.format, tournament.minutes, tournament.rounds, tournament.table_size) == (
+        "arena",
+        60,
+        None,
+        3,
+    )
+    assert tournament.bot_count == 2 and tournament.rated
+    page = client.get(response["Location"]).content.decode()
+    assert "Tonight &lt;b&gt;only&lt;/b&gt;" in page and 'data-player="alice"' in page
+    assert f'ws-connect="/ws/tournaments/{tournament.pk}/"' in page and "Start now" in page
+
+
+def test_the_form_says_what_is_wrong_and_creates_nothing(client_for, alice):
+    response = client_for(alice).post(
+        "/tournaments/new/", {"game": "cosmic_crowns", "format": "swiss", "rounds": "x", "table_size": "2"}
+    )
+    assert response.status_code == 200 and b"must be a whole number" in response.content
+    assert not Tournament.objects.exists()
+
+
+def test_joining_and_starting_from_the_page(client_for, alice, bob):
+    tournament = tournaments.create(alice, SWISS)
+    bob_client, alice_client = client_for(bob), client_for(alice)
+    assert b"Join" in bob_client.get(f"/tournaments/{tournament.pk}/").content
+    bob_client.post(f"/tournaments/{tournament.pk}/join/")
+    alice_client.post(f"/tournaments/{tournament.pk}/join/")
+    assert b"Start now" not in bob_client.get(f"/tournaments/{tournament.pk}/").content
+    bob_client.post(f"/tournaments/{tournament.pk}/start/")  # not the creator: refused, said on the page
+    tournament.refresh_from_db()
+    assert tournament.status == "open"
+    alice_client.post(f"/tournaments/{tournament.pk}/start/")
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    page = bob_client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    table = tournament.tables.get()
+    assert "Round 1 of 3: 1 table in play." in page and f'href="/tables/{table.pk}/"' in page
+    assert "Go to your table" in page and "Withdraw" in page
+
+
+def test_the_list_shows_upcoming_running_and_finished_by_game(client, alice):
+    swiss = tournaments.create(alice, SWISS)
+    other = tournaments.create(alice, {**SWISS, "game": "five_crowns", "table_size": 3})
+    Tournament.objects.filter(pk=other.pk).update(status=Tournament.FINISHED)
+    page = client.get("/tournaments/").content.decode()
+    assert f'data-tournament="{swiss.pk}"' in page and f'data-tournament="{other.pk}"' in page
+    page = client.get("/tournaments/?game=cosmic_crowns").content.decode()
+    assert f'data-tournament="{swiss.pk}"' in page and f'data-tournament="{other.pk}"' not in page
+    assert client.get("/tournaments/?game=nope").status_code == 200
+    assert client.get("/tournaments/99999/").status_code == 404
+
+
+def test_the_live_part_is_one_out_of_band_swap_in_each_language(alice, bob):
+    tournament = tournaments.create(alice, SWISS)
+    tournaments.join(tournament.pk, bob)
+    html = tournament_live.render_live(tournament, oob=True)
+    assert f'id="tournament-{tournament.pk}-live"' in html and 'hx-swap-oob="true"' in html
+    assert 'data-player="bob"' in html
+    with translation.override("fr"):
+        assert "En attente du début." in tournament_live.render_live(tournament)
