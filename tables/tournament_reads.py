@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 
 from tables import pairing, ratings, services
 from tables.errors import BadRequest, NotFound
-from tables.models import Rating, Tournament, TournamentTable
+from tables.models import Rating, Table, Tournament, TournamentPlayer, TournamentTable
 
 
 def ratings_of(tournament: Tournament, players) -> dict[int, float]:
@@ -138,3 +138,29 @@ def listed(status: str | None = None, game: str | None = None):
         services.get_game(game)
         query = query.filter(game=game)
     return query
+
+
+def running_for(user) -> list[dict]:
+    """The running tournaments ``user`` plays in, each with the table they sit at now (or None): Your turn."""
+    entries = list(
+        TournamentPlayer.objects.filter(user=user, withdrawn=False, tournament__status=Tournament.RUNNING)
+        .select_related("tournament")
+        .order_by("-tournament__started_at")
+    )
+    at = dict(
+        Table.objects.filter(
+            tournament_id__in=[e.tournament_id for e in entries], status=Table.PLAYING, seats__user=user
+        ).values_list("tournament_id", "pk")
+    )
+    return [{"tournament": e.tournament, "table": at.get(e.tournament_id)} for e in entries]
+
+
+def played_by(user, limit: int = 20) -> list[dict]:
+    """The tournaments a person played, newest first, with their place in each finished one (player page)."""
+    rows = []
+    for tournament in Tournament.objects.filter(entrants__user=user).order_by("-created_at")[:limit]:
+        place = None
+        if tournament.status == Tournament.FINISHED:
+            place = next((s["rank"] for s in standings(tournament) if s["user_id"] == user.pk), None)
+        rows.append({"tournament": tournament, "place": place})
+    return rows

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.preferences import in_words
 from rules import registry
 from tables import selectors, services, texts, tournament_live, tournament_reads, tournaments
-from tables.models import Table, Tournament, TournamentTable
+from tables.models import Table, Tournament
 from tables.views import option_fields
 
 LIST_LENGTH = 30
@@ -196,20 +196,3 @@ def pause(request, pk):
     paused = request.POST.get("paused") == "on"
     words = _("Paused: you get no new table until you come back.") if paused else _("Welcome back.")
     return _act(request, pk, lambda: tournaments.pause(pk, request.user, paused), words)
-
-
-def tournaments_of(user) -> list[dict]:
-    """The tournaments a person played, newest first, with their place in each finished one (player page)."""
-    rows = []
-    for tournament in Tournament.objects.filter(entrants__user=user).order_by("-created_at")[:20]:
-        place = None
-        if tournament.status == Tournament.FINISHED:
-            place = next(
-                (s["rank"] for s in tournament_reads.standings(tournament) if s["user_id"] == user.pk), None
-            )
-        rows.append({"tournament": tournament, "place": place})
-    return rows
-
-
-def tournament_of_table(table: Table) -> TournamentTable | None:
-    return TournamentTable.objects.filter(table=table).select_related("tournament").first()

@@ -93,3 +93,29 @@ def test_the_live_part_is_one_out_of_band_swap_in_each_language(alice, bob):
     assert 'data-player="bob"' in html
     with translation.override("fr"):
         assert "En attente du début." in tournament_live.render_live(tournament)
+
+
+def test_your_turn_player_pages_and_history_lead_to_the_tournament(client_for, alice, bob, settings):
+    from tables.models import Table
+    from tests.tables.test_tournaments import bots_play_everyone
+
+    settings.BOT_DELAY = 0
+    tournament = tournaments.create(alice, {**SWISS, "rounds": 1})
+    tournaments.join(tournament.pk, alice)
+    tournaments.join(tournament.pk, bob)
+    tournaments.start(tournament.pk, alice)
+    table = Table.objects.get(tournament=tournament)
+    awaited = table.seats.get(awaited=True).user
+    page = client_for(awaited).get("/your-turn/").content.decode()
+    assert f'href="/tournaments/{tournament.pk}/"' in page and f"Tournament #{tournament.pk}" in page
+    assert f'href="/tables/{table.pk}/">Go to your table' in page.replace('class="button small" ', "")
+    bots_play_everyone()
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    page = client_for(bob).get("/players/alice/").content.decode()
+    assert f'data-tournament="{tournament.pk}"' in page and "place " in page
+    history = client_for(alice).get(f"/history/?tournament={tournament.pk}").content.decode()
+    assert f"#{table.pk}</a>" in history and "1 finished game" in history
+    other = client_for(alice).get(f"/history/?tournament={tournament.pk + 1}").content.decode()
+    assert f"#{table.pk}</a>" not in other
+    assert b"tournament is a tournament" in client_for(alice).get("/history/?tournament=x").content
