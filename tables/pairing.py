@@ -252,7 +252,8 @@ def standings(
     buchholz = {key: 0.0 for key in points}
     for table in meetings:
         for key in table:
-            buchholz[key] += sum(points[other] for other in table if other != key)
+            if key in buchholz:  # (a player gone since, such as a deleted account, is left out)
+                buchholz[key] += sum(points.get(other, 0.0) for other in table if other != key)
     order = sorted(points, key=lambda k: (-points[k], -buchholz[k], -ratings.get(k, 0.0), str(k)))
     return [
         Standing(rank=n + 1, key=k, points=points[k], tiebreak=buchholz[k], games=(games or {}).get(k, 0))

@@ -188,3 +188,8 @@ def test_standings_break_ties_by_buchholz_then_rating():
     table = standings(points, {"b": 1700, "e": 1500}, meetings, {"a": 1, "b": 1, "c": 1, "d": 2, "e": 1})
     assert [(s.key, s.tiebreak) for s in table] == [("a", 1), ("b", 0), ("e", 0), ("c", 2), ("d", 4)]
     assert [s.rank for s in table] == [1, 2, 3, 4, 5]
+
+
+def test_standings_leave_out_a_player_gone_since():
+    table = standings({"a": 1, "b": 0}, {}, [["a", "gone"], ["b", "a"]])
+    assert [(s.key, s.tiebreak) for s in table] == [("a", 0), ("b", 1)]

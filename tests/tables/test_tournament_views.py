@@ -71,6 +71,8 @@ def test_joining_and_starting_from_the_page(client_for, alice, bob):
     table = tournament.tables.get()
     assert "Round 1 of 3: 1 table in play." in page and f'href="/tables/{table.pk}/"' in page
     assert "Go to your table" in page and "Withdraw from the tournament" in page
+    table_page = bob_client.get(f"/tables/{table.pk}/").content.decode()
+    assert f'href="/tournaments/{tournament.pk}/">Tournament #{tournament.pk}' in table_page
 
 
 def test_the_list_shows_upcoming_running_and_finished_by_game(client, alice):
