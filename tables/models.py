@@ -374,6 +374,9 @@ class Tournament(OfAGame, models.Model):
     bot_count = models.PositiveSmallIntegerField(default=0)  # house bots added at the start
     bot_level = models.CharField(max_length=16, blank=True, default="casual")
     description = models.TextField(blank=True, default="", max_length=2000)
+    # By invitation: seen and joined only through its invite link (invite_token), by its creator and players.
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -394,6 +397,12 @@ class Tournament(OfAGame, models.Model):
 
     def get_absolute_url(self):
         return reverse("tables:tournament", args=[self.pk])
+
+    @property
+    def invite_path(self) -> str:
+        """The link to share: a private tournament's carries its invite token."""
+        url = self.get_absolute_url()
+        return f"{url}?invite={self.invite_token}" if self.private else url
 
 
 class TournamentPlayer(models.Model):

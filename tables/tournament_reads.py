@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+import secrets
+
+from django.db.models import Count, Q
 from django.utils.translation import gettext
 
 from tables import pairing, ratings, services
@@ -23,11 +25,26 @@ def ratings_of(tournament: Tournament, players) -> dict[int, float]:
 # --- Reading -------------------------------------------------------------------------------------------
 
 
-def get(pk) -> Tournament:
+def may_see(tournament: Tournament, user, invite=None) -> bool:
+    """A public tournament: anyone. A private one: its creator, its players, whoever holds its invite."""
+    if not tournament.private:
+        return True
+    if isinstance(invite, str) and secrets.compare_digest(invite.encode(), tournament.invite_token.encode()):
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return tournament.created_by_id == user.pk or tournament.entrants.filter(user=user).exists()
+
+
+def get(pk, user=None, invite=None) -> Tournament:
+    """The tournament if ``user`` (or the holder of ``invite``) may see it, else NotFound."""
     try:
-        return Tournament.objects.get(pk=pk)
+        tournament = Tournament.objects.get(pk=pk)
     except (Tournament.DoesNotExist, ValueError, TypeError):
-        raise NotFound(gettext("No such tournament.")) from None
+        tournament = None
+    if tournament is None or not may_see(tournament, user, invite):
+        raise NotFound(gettext("No such tournament."))
+    return tournament
 
 
 def standings(tournament: Tournament) -> list[dict]:
@@ -68,8 +85,9 @@ def rounds_of(tournament: Tournament) -> list[list[int]]:
     return [sorted(r) for r in rounds]
 
 
-def as_json(tournament: Tournament) -> dict:
-    """A tournament as ``GET /api/tournaments/<id>`` shows it (the README's API section)."""
+def as_json(tournament: Tournament, viewer=None) -> dict:
+    """A tournament as ``GET /api/tournaments/<id>`` shows it (the README's API section); a private one's
+    invite is shown to its creator and players."""
     rows = standings(tournament)
     data = {
         "id": tournament.pk,
@@ -87,11 +105,14 @@ def as_json(tournament: Tournament) -> dict:
         "created_by": tournament.created_by.username if tournament.created_by_id else None,
         "description": tournament.description,
         "bots": {"count": tournament.bot_count, "level": tournament.bot_level},
+        "private": tournament.private,
         "players": [p.name for p in tournament.entrants.all()],
         "standings": [
             {k: row[k] for k in ("rank", "username", "points", "tiebreak", "games")} for row in rows
         ],
     }
+    if tournament.private and may_see(tournament, viewer):
+        data["invite"] = tournament.invite_token
     if tournament.format == Tournament.SWISS:
         data["rounds"] = rounds_of(tournament)
         data["round"] = tournament.round
@@ -124,12 +145,18 @@ def summary_json(tournament: Tournament) -> dict:
     }
 
 
-def listed(status: str | None = None, game: str | None = None):
+def listed(status: str | None = None, game: str | None = None, viewer=None):
+    """Tournaments by status and game, newest first: the public ones, and the private ones of ``viewer``."""
     query = (
         Tournament.objects.select_related("created_by")
         .annotate(entrant_count=Count("entrants"))
         .order_by("-created_at", "-pk")
     )
+    mine = Q(private=False)
+    if viewer is not None and viewer.is_authenticated:
+        entered = TournamentPlayer.objects.filter(user=viewer).values("tournament_id")
+        mine |= Q(created_by=viewer) | Q(pk__in=entered)
+    query = query.filter(mine)
     if status:
         if status not in (Tournament.OPEN, Tournament.RUNNING, Tournament.FINISHED):
             raise BadRequest(gettext('status is "open", "running" or "finished".'))

@@ -34,7 +34,7 @@ def tournament_list(request):
         (Tournament.RUNNING, _("Running")),
         (Tournament.FINISHED, _("Finished")),
     ):
-        found = tournament_reads.listed(status, game or None)[:LIST_LENGTH]
+        found = tournament_reads.listed(status, game or None, request.user)[:LIST_LENGTH]
         sections.append({"status": status, "title": title, "tournaments": list(found)})
     return render(
         request,
@@ -98,6 +98,7 @@ def new_tournament(request):
                     "level": request.POST.get("bot_level", "casual"),
                 },
                 "description": request.POST.get("description", ""),
+                "private": request.POST.get("private") == "on",
             }
             if form == Tournament.SWISS:
                 data["rounds"] = _posted(request, "rounds")
@@ -132,7 +133,7 @@ def new_tournament(request):
 
 def tournament_page(request, pk):
     try:
-        tournament = tournament_reads.get(pk)
+        tournament = tournament_reads.get(pk, request.user, request.GET.get("invite"))
     except services.NotFound:
         raise Http404("No such tournament.") from None
     me = None
@@ -175,7 +176,9 @@ def _act(request, pk, action, done: str):
 @require_POST
 @login_required
 def join(request, pk):
-    return _act(request, pk, lambda: tournaments.join(pk, request.user), _("You are in the tournament."))
+    invite = request.POST.get("invite")
+    done = _("You are in the tournament.")
+    return _act(request, pk, lambda: tournaments.join(pk, request.user, invite), done)
 
 
 @require_POST

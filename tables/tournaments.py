@@ -127,6 +127,9 @@ def create(user, data) -> Tournament:
     rated = data.get("rated", True)
     if not isinstance(rated, bool):
         raise BadRequest(gettext("rated must be true or false."))
+    private = data.get("private", False)
+    if not isinstance(private, bool):
+        raise BadRequest(gettext("private must be true or false."))
     max_players = data.get("max_players")
     if max_players is not None:
         max_players = _whole(max_players, "max_players", engine.min_players, MAX_PLAYERS_CAP)
@@ -162,6 +165,7 @@ def create(user, data) -> Tournament:
             bot_count=bot_count,
             bot_level=bot_level,
             description=description.strip(),
+            private=private,
             created_by=user,
         )
 
@@ -189,8 +193,11 @@ def _claimed(pk) -> Tournament:
 
 
 @transaction.atomic
-def join(pk, user) -> TournamentPlayer:
+def join(pk, user, invite=None) -> TournamentPlayer:
+    """A private tournament is joined only through its invite (else: no such tournament)."""
     tournament = _claimed(pk)
+    if not tournament_reads.may_see(tournament, user, invite):
+        raise NotFound(gettext("No such tournament."))
     if tournament.status != Tournament.OPEN:
         raise Conflict(gettext("This tournament is no longer open."))
     if tournament.entrants.filter(user=user).exists():
@@ -309,7 +316,7 @@ def _deal(tournament: Tournament, players: list[TournamentPlayer], round_number:
         game=tournament.game,
         players=len(players),
         options=dict(tournament.options),
-        private=False,
+        private=tournament.private,
         created_by=None,
         move_time=tournament.move_time,
         rated=tournament.rated and not any(p.bot for p in players),

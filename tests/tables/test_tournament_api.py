@@ -180,3 +180,22 @@ def test_random_fields_never_cause_a_500(call, alice, changes):
     token = TOKENS[alice.pk]
     status, body = call("POST", "/api/tournaments", {**SWISS, **changes}, token)
     assert status in (201, 400, 429) and (status == 201 or "error" in body)
+
+
+def test_a_private_tournament_is_seen_and_joined_only_through_its_invite(call, alice, bob, charlie):
+    a, b, c = token_for(alice), token_for(bob), token_for(charlie)
+    created = call("POST", "/api/tournaments", {**SWISS, "private": True}, a)[1]
+    pk, invite = created["id"], created["invite"]
+    assert created["private"] is True
+    assert call("GET", f"/api/tournaments/{pk}", token=b)[0] == 404
+    assert call("POST", f"/api/tournaments/{pk}/join", token=b)[0] == 404
+    assert call("GET", "/api/tournaments", token=b)[1] == []
+    assert [t["id"] for t in call("GET", "/api/tournaments", token=a)[1]] == [pk]
+    status, body = call("POST", f"/api/tournaments/{pk}/join", {"invite": invite}, b)
+    assert status == 200 and body["players"] == ["bob"] and body["invite"] == invite
+    assert call("GET", f"/api/tournaments/{pk}", token=b)[0] == 200  # a player now
+    assert "invite" not in call("GET", f"/api/tournaments/{pk}?invite={invite}", token=c)[1]
+    call("POST", f"/api/tournaments/{pk}/join", token=a)
+    started = call("POST", f"/api/tournaments/{pk}/start", token=a)[1]
+    assert Table.objects.get(pk=started["rounds"][0][0]).private
+    assert call("POST", "/api/tournaments", {**SWISS, "private": "yes"}, a)[0] == 400

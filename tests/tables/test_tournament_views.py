@@ -121,3 +121,17 @@ def test_your_turn_player_pages_and_history_lead_to_the_tournament(client_for, a
     other = client_for(alice).get(f"/history/?tournament={tournament.pk + 1}").content.decode()
     assert f"#{table.pk}</a>" not in other
     assert b"tournament is a tournament" in client_for(alice).get("/history/?tournament=x").content
+
+
+def test_a_private_tournament_page_is_reached_through_its_invite_link(client_for, alice, bob):
+    tournament = tournaments.create(alice, {**SWISS, "private": True})
+    alice_page = client_for(alice).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"?invite={tournament.invite_token}" in alice_page
+    bob_client = client_for(bob)
+    assert bob_client.get(f"/tournaments/{tournament.pk}/").status_code == 404
+    assert f'data-tournament="{tournament.pk}"' not in bob_client.get("/tournaments/").content.decode()
+    page = bob_client.get(f"/tournaments/{tournament.pk}/?invite={tournament.invite_token}").content.decode()
+    assert f'name="invite" value="{tournament.invite_token}"' in page
+    bob_client.post(f"/tournaments/{tournament.pk}/join/", {"invite": tournament.invite_token})
+    assert tournament.entrants.filter(user=bob).exists()
+    assert bob_client.get(f"/tournaments/{tournament.pk}/").status_code == 200
