@@ -420,6 +420,7 @@ class TournamentPlayer(models.Model):
     streak = models.PositiveSmallIntegerField(default=0)  # arena: first places in a row
     withdrawn = models.BooleanField(default=False)
     paused = models.BooleanField(default=False)  # arena: not seated until resumed
+    place = models.PositiveIntegerField(null=True, blank=True)  # the final rank, once the tournament is over
     # Arena: the table it plays now (None when free): seating claims it with a conditional update.
     playing = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     joined_at = models.DateTimeField(auto_now_add=True)

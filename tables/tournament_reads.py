@@ -70,6 +70,7 @@ def standings(tournament: Tournament) -> list[dict]:
             "withdrawn": by_pk[s.key].withdrawn,
             "bot": bool(by_pk[s.key].bot),
             "user_id": by_pk[s.key].user_id,
+            "pk": s.key,
         }
         for s in table
     ]
@@ -183,11 +184,11 @@ def running_for(user) -> list[dict]:
 
 
 def played_by(user, limit: int = 20) -> list[dict]:
-    """The tournaments a person played, newest first, with their place in each finished one (player page)."""
-    rows = []
-    for tournament in Tournament.objects.filter(entrants__user=user).order_by("-created_at")[:limit]:
-        place = None
-        if tournament.status == Tournament.FINISHED:
-            place = next((s["rank"] for s in standings(tournament) if s["user_id"] == user.pk), None)
-        rows.append({"tournament": tournament, "place": place})
-    return rows
+    """The tournaments a person played, newest first, with their final place in each finished one (one
+    query, whatever the number of tournaments: the place is kept when a tournament finishes)."""
+    entries = (
+        TournamentPlayer.objects.filter(user=user)
+        .select_related("tournament")
+        .order_by("-tournament__created_at")[:limit]
+    )
+    return [{"tournament": e.tournament, "place": e.place} for e in entries]

@@ -435,9 +435,15 @@ def _score(tournament: Tournament, pairing_row: TournamentTable) -> bool:
 
 
 def _finish(tournament: Tournament) -> None:
+    """The end: each player's final place is kept (the player pages list it without working it out)."""
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.FINISHED, finished_at=timezone.now())
     tournament.status = Tournament.FINISHED
-    TournamentPlayer.objects.filter(tournament=tournament).update(playing=None)
+    players = {p.pk: p for p in TournamentPlayer.objects.filter(tournament=tournament)}
+    for row in tournament_reads.standings(tournament):
+        players[row["pk"]].place = row["rank"]
+    for player in players.values():
+        player.playing = None
+    TournamentPlayer.objects.bulk_update(players.values(), ["place", "playing"])
 
 
 # --- The worker's step ------------------------------------------------------------------------------

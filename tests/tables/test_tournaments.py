@@ -135,6 +135,8 @@ def test_a_swiss_tournament_of_eight_plays_its_three_rounds_to_the_end(alice, pl
     for first_row, second_row in zip(standing, standing[1:], strict=False):
         if first_row["points"] == second_row["points"]:
             assert first_row["tiebreak"] >= second_row["tiebreak"]
+    places = dict(TournamentPlayer.objects.filter(tournament=tournament).values_list("name", "place"))
+    assert places == {s["username"]: s["rank"] for s in standing}  # kept at the end, for the player pages
 
 
 def entrants_points(row: TournamentTable, pk: int) -> float:
