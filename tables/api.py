@@ -154,6 +154,7 @@ def table_json(table: Table, user) -> dict:
         ],
         "move_time": table.move_time,
         "spectator_chat": table.spectator_chat,
+        "tournament": table.tournament_id,  # the tournament the table belongs to, or null
         "deadline": table.deadline.isoformat() if table.deadline else None,
         "seq": table.seq,
         "to_act": position.to_act,

@@ -69,6 +69,7 @@ class HistoryFilters:
     rated: bool | None = None
     since: date | None = None
     until: date | None = None
+    tournament: int | None = None
 
     @classmethod
     def from_query(cls, params) -> HistoryFilters:
@@ -82,7 +83,11 @@ class HistoryFilters:
         rated = (params.get("rated") or "").strip()
         if rated not in ("", "yes", "no"):
             raise FilterError(gettext("rated is yes or no."))
+        tournament = (params.get("tournament") or "").strip()
+        if tournament and not (tournament.isdigit() and len(tournament) < 12):
+            raise FilterError(gettext("tournament is a tournament's number."))
         return cls(
+            tournament=int(tournament) if tournament else None,
             game=game,
             opponent=(params.get("opponent") or "").strip()[:150],
             result=result,
@@ -94,7 +99,13 @@ class HistoryFilters:
     @property
     def active(self) -> bool:
         return bool(
-            self.game or self.opponent or self.result or self.rated is not None or self.since or self.until
+            self.game
+            or self.opponent
+            or self.result
+            or self.rated is not None
+            or self.since
+            or self.until
+            or self.tournament
         )
 
     def query(self) -> dict[str, str]:
@@ -103,6 +114,7 @@ class HistoryFilters:
         out["rated"] = "" if self.rated is None else ("yes" if self.rated else "no")
         out["from"] = self.since.isoformat() if self.since else ""
         out["to"] = self.until.isoformat() if self.until else ""
+        out["tournament"] = str(self.tournament) if self.tournament else ""
         return {k: v for k, v in out.items() if v}
 
 
@@ -151,6 +163,8 @@ def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
         named = get_user_model().objects.filter(username__iexact=filters.opponent).exclude(pk=user.pk)
         rivals = Seat.objects.filter(user_id__in=named.values("pk"))
         tables = tables.filter(pk__in=rivals.values("table_id"))
+    if filters.tournament:
+        tables = tables.filter(tournament_id=filters.tournament)
     if filters.rated is not None:
         tables = tables.filter(rated=filters.rated)
     if filters.since:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts import blocks, presence
 from rules import registry
-from tables import club, history, ratings, social
+from tables import club, history, ratings, social, tournament_reads
 from tables.models import Table
 from tables.rendering import Snapshot
 from tables.selectors import games_list, names_of, ranking, seat_of
@@ -170,4 +170,5 @@ def player(request, username):
         ctx["blocked"] = blocks.blocks(request.user.pk, user.pk)
     ctx["presence"] = presence.of(user)
     ctx["playing"] = club.public_tables_of([user.pk])[user.pk]
+    ctx["tournaments"] = tournament_reads.played_by(user)
     return render(request, "tables/player.html", ctx)

@@ -68,6 +68,9 @@ class Table(OfAGame, models.Model):
     guided = models.BooleanField(
         default=False, help_text="A guided first game (Learn to play): steps point at the board; never rated."
     )
+    tournament = models.ForeignKey(
+        "Tournament", on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -348,3 +351,124 @@ class Challenge(OfAGame, models.Model):
 
     def __str__(self):
         return f"{self.challenger_id} challenges {self.challenged_id} to {self.game} ({self.status})"
+
+
+# --- Tournaments (the services: tables.tournaments; the arithmetic: tables.pairing) ----------------
+
+
+class Tournament(OfAGame, models.Model):
+    """A Swiss tournament (a fixed number of rounds) or an arena (a fixed duration) of one game."""
+
+    SWISS, ARENA = "swiss", "arena"
+    FORMATS = [(SWISS, "Swiss"), (ARENA, "Arena")]
+    OPEN, RUNNING, FINISHED = "open", "running", "finished"
+    STATUSES = [(OPEN, "Open"), (RUNNING, "Running"), (FINISHED, "Finished")]
+
+    game = models.CharField(max_length=32, db_index=True)
+    format = models.CharField(max_length=5, choices=FORMATS)
+    table_size = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField(null=True, blank=True)  # Swiss
+    minutes = models.PositiveIntegerField(null=True, blank=True)  # arena
+    move_time = models.PositiveIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    rated = models.BooleanField(default=False)
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    starts_at = models.DateTimeField(null=True, blank=True, db_index=True)  # None: when its creator starts it
+    bot_count = models.PositiveSmallIntegerField(default=0)  # house bots added at the start
+    bot_level = models.CharField(max_length=16, blank=True, default="casual")
+    description = models.TextField(blank=True, default="", max_length=2000)
+    # By invitation: seen and joined only through its invite link (invite_token), by its creator and players.
+    private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=STATUSES, default=OPEN, db_index=True)
+    round = models.PositiveSmallIntegerField(default=0)  # Swiss: the round being played (0 before the start)
+    # Bumped by every change a worker makes: the first write of a change, so that two workers take turns.
+    revision = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)  # arena: no game starts after it
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.format} {self.game} #{self.pk}"
+
+    def get_absolute_url(self):
+        return reverse("tables:tournament", args=[self.pk])
+
+    @property
+    def invite_path(self) -> str:
+        """The link to share: a private tournament's carries its invite token."""
+        url = self.get_absolute_url()
+        return f"{url}?invite={self.invite_token}" if self.private else url
+
+
+class TournamentPlayer(models.Model):
+    """One entrant: a person, or a house bot (``user`` None, ``bot`` its level, ``name`` its name)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    bot = models.CharField(max_length=16, blank=True, default="")
+    name = models.CharField(max_length=150)  # the username, or the bot's name
+    points = models.FloatField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    byes = models.PositiveSmallIntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)  # arena: first places in a row
+    withdrawn = models.BooleanField(default=False)
+    paused = models.BooleanField(default=False)  # arena: not seated until resumed
+    place = models.PositiveIntegerField(null=True, blank=True)  # the final rank, once the tournament is over
+    # Arena: the table it plays now (None when free): seating claims it with a conditional update.
+    playing = models.ForeignKey(Table, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"],
+                condition=models.Q(user__isnull=False),
+                name="one_entry_per_person",
+            ),
+            models.UniqueConstraint(fields=["tournament", "name"], name="one_name_per_tournament"),
+        ]
+
+    def __str__(self):
+        return f"{self.name} in {self.tournament_id}"
+
+
+class TournamentTable(models.Model):
+    """A table of a tournament: its round (Swiss; 0 in an arena), who sits at each seat (entrant ids), and
+    whether its result has been counted (set once, by a conditional update)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="pairings")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="pairing")
+    round = models.PositiveSmallIntegerField(default=0)
+    entrants = models.JSONField(default=list)  # TournamentPlayer ids, by seat
+    scored = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["round", "table_id"]
+
+    def __str__(self):
+        return f"{self.tournament_id} round {self.round}: {self.table_id}"
+
+
+class TournamentBye(models.Model):
+    """A Swiss round a player sat out, scored as a win."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="byes")
+    player = models.ForeignKey(TournamentPlayer, on_delete=models.CASCADE, related_name="+")
+    round = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "round"], name="one_bye_per_round")]
+
+    def __str__(self):
+        return f"{self.player_id} bye in round {self.round}"

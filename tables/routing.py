@@ -1,7 +1,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from tables import consumers
+from tables import consumers, tournament_consumer
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -14,5 +14,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", consumers.TableConsumer.as_asgi()),
     path("ws/notifications/", consumers.NotificationConsumer.as_asgi()),
+    path("ws/tournaments/<int:tournament_id>/", tournament_consumer.TournamentConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]

@@ -284,6 +284,12 @@ def start_table(table_id, user, seed: int | None = None) -> Table:
     seats = selectors.read_seats(table)
     if not all(seat.taken for seat in seats):
         raise Conflict(gettext("Every seat must be taken before the start."))
+    return deal(table, seats, seed)
+
+
+def deal(table: Table, seats: list[Seat], seed: int | None = None) -> Table:
+    """Start a table whose seats are all taken (inside the caller's transaction, the table locked or new):
+    the options completed, the seed drawn, the first player awaited."""
     engine = table.engine
     options = dict(table.options)
     if decks.needs_deck(table.game) and not options.get("shared_deck"):

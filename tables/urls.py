@@ -1,6 +1,6 @@
 from django.urls import path
 
-from tables import club_views, history_views, social_views, tutorial_views, views
+from tables import club_views, history_views, social_views, tournament_views, tutorial_views, views
 
 app_name = "tables"
 
@@ -49,4 +49,11 @@ urlpatterns = [
     path("me/picture/", club_views.picture, name="picture"),
     path("me/data/", club_views.data, name="data"),
     path("me/delete/", club_views.delete_account, name="delete_account"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
+    path("tournaments/<int:pk>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/join/", tournament_views.join, name="tournament_join"),
+    path("tournaments/<int:pk>/leave/", tournament_views.leave, name="tournament_leave"),
+    path("tournaments/<int:pk>/start/", tournament_views.start, name="tournament_start"),
+    path("tournaments/<int:pk>/pause/", tournament_views.pause, name="tournament_pause"),
 ]

@@ -21,7 +21,18 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from accounts import decks
 from accounts.preferences import in_words
 from rules import IllegalMove, registry
-from tables import access, challenges, club, games, selectors, services, social, social_views, your_turn
+from tables import (
+    access,
+    challenges,
+    club,
+    games,
+    selectors,
+    services,
+    social,
+    social_views,
+    tournament_reads,
+    your_turn,
+)
 from tables.models import Seat, Table
 from tables.rendering import table_context
 from tables.selectors import games_list
@@ -353,6 +364,7 @@ def dashboard(request):
     invitations = social.open_invitations(request.user)
     ctx = {"rows": rows, "others": others, "invitations": invitations, "now": now}
     ctx.update(challenges.challenge_rows(request.user))
+    ctx["tournaments"] = tournament_reads.running_for(request.user)
     return render(request, "tables/dashboard.html", ctx)
 
 

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts import mail, push
 from rules import bots
-from tables import challenges, notifications, selectors, services
+from tables import challenges, notifications, selectors, services, tournaments
 from tables.models import Seat, Table
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,7 @@ def tick(now=None) -> dict:
         _last_idle_sweep = now
         done["closed"] = services.close_idle_bot_tables(now)
     done["challenges_expired"] = challenges.expire_due(now)
+    done["tournaments"] = tournaments.tick(now)  # (before the bots: a new round's bots move this tick)
     for table_id in due_bot_tables(now):
         if play_bot_move(table_id):
             done["bot_moves"] += 1
