@@ -26,12 +26,11 @@ import json
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.core.cache import cache
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from accounts import api_tokens
-from tables import access, api_events, challenges, live, rendering, selectors
+from tables import access, api_events, challenges, live, rooms, selectors
 from tables.api import api_view, error
 from tables.models import Seat, Table
 
@@ -60,9 +59,8 @@ def _full(table_id: int, user) -> tuple[dict, int, str, list]:
     """The table now, as ``user`` sees it: the ``full`` line, its revision, the viewer's key, the lines that
     end the stream at once (a game already over)."""
     table = Table.objects.get(pk=table_id)
-    seats = rendering.kept_seats(table) or selectors.read_seats(table)
+    seats, position = rooms.position(table, lambda seats: selectors.seat_of(seats, user))  # (the room's)
     viewer = selectors.seat_of(seats, user)
-    position = rendering.kept_position(table, seats, viewer)
     tail = []
     if table.status in OVER:
         tail = [{"type": "finish", "result": selectors.final_result(table, seats)}]
@@ -73,7 +71,7 @@ def _full(table_id: int, user) -> tuple[dict, int, str, list]:
 async def _follow(layer, table_id: int, user, raw: str):
     channel = await layer.new_channel()
     group = None
-    stamp = await sync_to_async(api_tokens.current_stamp)()
+    stamp = await sync_to_async(api_tokens.stamp_of)(user.pk)
     try:
         while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
             full, revision, key, tail = await sync_to_async(_full)(table_id, user)
@@ -94,7 +92,7 @@ async def _follow(layer, table_id: int, user, raw: str):
                         layer.receive(channel), settings.STREAM_KEEPALIVE_SECONDS
                     )
                 except TimeoutError:
-                    stamp, valid = await _still_valid(stamp, raw)
+                    stamp, valid = await _still_valid(stamp, raw, user.pk)
                     if not valid:
                         return
                     yield b"\n"
@@ -143,7 +141,7 @@ async def _events(layer, user, raw: str):
     channel = await layer.new_channel()
     group = api_events.group(user.pk)
     await layer.group_add(group, channel)  # (before reading what is under way: nothing falls in between)
-    stamp = await sync_to_async(api_tokens.current_stamp)()
+    stamp = await sync_to_async(api_tokens.stamp_of)(user.pk)
     try:
         for event in await sync_to_async(opening_events)(user):
             yield line(event)
@@ -151,7 +149,7 @@ async def _events(layer, user, raw: str):
             try:
                 message = await asyncio.wait_for(layer.receive(channel), settings.STREAM_KEEPALIVE_SECONDS)
             except TimeoutError:
-                stamp, valid = await _still_valid(stamp, raw)
+                stamp, valid = await _still_valid(stamp, raw, user.pk)
                 if not valid:
                     return
                 yield b"\n"
@@ -162,11 +160,10 @@ async def _events(layer, user, raw: str):
         await layer.group_discard(group, channel)
 
 
-async def _still_valid(stamp: str, raw: str) -> tuple[str, bool]:
-    """Whether the stream's token still names its person: read again only when people's data changed (a
-    token revoked, a password changed, a person deactivated change the stamp)."""
-    now = await cache.aget(api_tokens.STAMP_KEY)
+async def _still_valid(stamp: str, raw: str, user_id: int) -> tuple[str, bool]:
+    """Whether the stream's token still names its person: read again only when that person's stamp changed
+    (one of their tokens revoked, their password changed, their account deactivated renew it)."""
+    now = await sync_to_async(api_tokens.stamp_of)(user_id)
     if now == stamp:
         return stamp, True
-    now = await sync_to_async(api_tokens.current_stamp)()
     return now, await sync_to_async(api_tokens.user_for)(raw) is not None

@@ -6,6 +6,7 @@ PLUGIN = GamePlugin(
     slug="five_crowns",
     board="games/five_crowns/board.html",
     card="games/five_crowns/_card.html",
+    zoom="games/five_crowns/_zoom.html",
     rules_page="games/five_crowns/rules.html",
     tags="five_crowns",
     css="css/games/five_crowns.css",
