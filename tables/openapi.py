@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from ninja import NinjaAPI, Schema
 from pydantic import Field
 
-from tables import account_api, api, club_api, history_api, streams
+from tables import account_api, api, club_api, history_api, streams, tournament_api
 
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE")
 BEARER = [{"bearer": []}]
@@ -406,6 +406,93 @@ class TableStreamLine(Schema):
     )
 
 
+class TournamentBots(Schema):
+    count: int
+    level: str | None = None
+
+
+class TournamentIn(Schema):
+    game: str
+    format: Literal["swiss", "arena"]
+    table_size: int
+    move_time: int
+    rounds: int | None = Field(None, description=gettext_noop("A Swiss tournament's rounds."))
+    minutes: int | None = Field(None, description=gettext_noop("An arena's length."))
+    options: dict[str, Any] | None = None
+    rated: bool | None = None
+    private: bool | None = None
+    max_players: int | None = None
+    starts_at: str | None = Field(None, description=gettext_noop("ISO 8601; null: started by its creator."))
+    bots: TournamentBots | None = None
+    description: str | None = None
+
+
+class TournamentInviteIn(Schema):
+    invite: str | None = None
+
+
+class PauseIn(Schema):
+    paused: bool | None = Field(
+        None, description=gettext_noop("true (the default) to pause, false to come back.")
+    )
+
+
+class StandingRow(Schema):
+    rank: int
+    username: str
+    points: float
+    tiebreak: float
+    games: int
+
+
+class TournamentRow(Schema):
+    id: int
+    game: str
+    format: Literal["swiss", "arena"]
+    status: Literal["open", "running", "finished"]
+    table_size: int
+    rounds: int | None
+    minutes: int | None
+    move_time: int | None
+    rated: bool
+    max_players: int | None
+    starts_at: str | None
+    created_by: str | None
+    players: int
+
+
+class TournamentOut(Schema):
+    id: int
+    game: str
+    format: Literal["swiss", "arena"]
+    status: Literal["open", "running", "finished"]
+    table_size: int
+    move_time: int | None
+    options: dict[str, Any]
+    rated: bool
+    max_players: int | None
+    starts_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    created_by: str | None
+    description: str
+    bots: TournamentBots
+    private: bool
+    players: list[str]
+    standings: list[StandingRow]
+    invite: str | None = Field(
+        None, description=gettext_noop("Only on a private tournament, for its creator and players.")
+    )
+    round: int | None = Field(
+        None, description=gettext_noop("Swiss: the round in play (0 before the first).")
+    )
+    round_count: int | None = Field(None, description=gettext_noop("Swiss: the rounds it has."))
+    rounds: list[list[int]] | None = Field(None, description=gettext_noop("Swiss: each round's tables."))
+    minutes: int | None = Field(None, description=gettext_noop("Arena: its length."))
+    ends_at: str | None = Field(None, description=gettext_noop("Arena: when it ends."))
+    tables: list[int] | None = Field(None, description=gettext_noop("Arena: its tables."))
+
+
 DECLARED = [  # the request bodies, and the lines of the streams (declare)
     TokenIn,
     TableIn,
@@ -419,6 +506,9 @@ DECLARED = [  # the request bodies, and the lines of the streams (declare)
     PasswordIn,
     EmailIn,
     SubscriptionIn,
+    TournamentIn,
+    TournamentInviteIn,
+    PauseIn,
 ]
 
 
@@ -1015,3 +1105,66 @@ declare(
         }
     },
 )
+TOURNAMENT_ERRORS = errors(400, 401, 403, 404, 409, 413)
+TOURNAMENT_INVITE = [query("invite", gettext_noop("the invite token of a private tournament"))]
+declare(
+    "/tournaments",
+    tournament_api.tournament_list,
+    {
+        "GET": {
+            "id": "tournament_list",
+            "summary": gettext_noop("Tournaments you may see, newest first (at most 100)"),
+            "query": [
+                query(
+                    "status",
+                    gettext_noop("open, running or finished"),
+                    {"type": "string", "enum": ["open", "running", "finished"]},
+                ),
+                query("game", gettext_noop("a game's slug")),
+            ],
+            "response": {200: list[TournamentRow], **errors(400, 401, 404)},
+        },
+        "POST": {
+            "id": "tournament_create",
+            "summary": gettext_noop("Open a tournament"),
+            "description": gettext_noop(
+                "A Swiss tournament gives rounds, an arena minutes. Its creator starts it (or starts_at does)."
+            ),
+            "body": body(TournamentIn),
+            "response": {201: TournamentOut, **TOURNAMENT_ERRORS, **errors(429)},
+        },
+    },
+)
+declare(
+    "/tournaments/{int:pk}",
+    tournament_api.tournament_detail,
+    {
+        "GET": {
+            "id": "tournament_read",
+            "summary": gettext_noop("A tournament, its standings and its rounds or tables"),
+            "query": TOURNAMENT_INVITE,
+            "response": {200: TournamentOut, **errors(400, 401, 403, 404)},
+        }
+    },
+    PK,
+)
+for _name, _view, _summary, _body in [
+    ("join", tournament_api.join, gettext_noop("Enter an open tournament"), TournamentInviteIn),
+    ("leave", tournament_api.leave, gettext_noop("Leave an open tournament, or withdraw from it"), None),
+    ("start", tournament_api.start, gettext_noop("Start a tournament (its creator)"), None),
+    ("pause", tournament_api.pause, gettext_noop("Pause in an arena, or come back"), PauseIn),
+]:
+    declare(
+        f"/tournaments/{{int:pk}}/{_name}",
+        _view,
+        {
+            "POST": {
+                "id": f"tournament_{_name}",
+                "summary": _summary,
+                "query": TOURNAMENT_INVITE,
+                **({"body": body(_body, required=False)} if _body else {}),
+                "response": {200: TournamentOut, **TOURNAMENT_ERRORS},
+            }
+        },
+        PK,
+    )

@@ -11,7 +11,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.preferences import in_words
 from rules import registry
@@ -136,6 +136,27 @@ def tournament_page(request, pk):
         tournament = tournament_reads.get(pk, request.user, request.GET.get("invite"))
     except services.NotFound:
         raise Http404("No such tournament.") from None
+    return render(
+        request,
+        "tables/tournament.html",
+        {**tournament_live.context(tournament), **_viewer(request, tournament)},
+    )
+
+
+@require_GET
+def tournament_actions(request, pk):
+    """The page's buttons for its viewer (their table of the round in play, join, leave...), fetched again each
+    time the live part changes (it is the same for every viewer, these are not)."""
+    try:
+        tournament = tournament_reads.get(pk, request.user, request.GET.get("invite"))
+    except services.NotFound:
+        raise Http404("No such tournament.") from None
+    return render(
+        request, "tables/tournament.html#actions", {"tournament": tournament, **_viewer(request, tournament)}
+    )
+
+
+def _viewer(request, tournament) -> dict:
     me = None
     next_table = None
     if request.user.is_authenticated:
@@ -149,18 +170,12 @@ def tournament_page(request, pk):
                 tournament=tournament, status=Table.PLAYING, seats__user=request.user
             ).first()
         )
-    ctx = tournament_live.context(tournament)
-    return render(
-        request,
-        "tables/tournament.html",
-        {
-            **ctx,
-            "me": me,
-            "next_table": next_table,
-            "is_creator": request.user.is_authenticated and tournament.created_by_id == request.user.pk,
-            "full": bool(tournament.max_players) and tournament.entrants.count() >= tournament.max_players,
-        },
-    )
+    return {
+        "me": me,
+        "next_table": next_table,
+        "is_creator": request.user.is_authenticated and tournament.created_by_id == request.user.pk,
+        "full": bool(tournament.max_players) and tournament.entrants.count() >= tournament.max_players,
+    }
 
 
 def _act(request, pk, action, done: str):

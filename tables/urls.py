@@ -52,6 +52,7 @@ urlpatterns = [
     path("tournaments/", tournament_views.tournament_list, name="tournaments"),
     path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
     path("tournaments/<int:pk>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/actions/", tournament_views.tournament_actions, name="tournament_actions"),
     path("tournaments/<int:pk>/join/", tournament_views.join, name="tournament_join"),
     path("tournaments/<int:pk>/leave/", tournament_views.leave, name="tournament_leave"),
     path("tournaments/<int:pk>/start/", tournament_views.start, name="tournament_start"),

@@ -1,8 +1,9 @@
 """Tournaments in browsers, at a phone's width and a desktop's, in English and in French: a person opens a
 Swiss tournament through the form, another joins from a second browser (the first sees it live), the creator
 starts it, both go to their tournament table, one plays a move there and both concede to the bots, and the
-tournament page kept open in another tab shows the standings and the next round arrive by themselves. Each
-page passes axe-core with no serious violation and fits the screen."""
+tournament page kept open in another tab shows the standings and the next round arrive by themselves, and its
+"Go to your table" then leads to the new round's table. Each page passes axe-core with no serious violation and
+fits the screen."""
 
 import re
 
@@ -81,6 +82,7 @@ def test_a_tournament_is_opened_joined_played_and_followed_live(server, person, 
     checked(watcher, "tournament, running")
     shot(watcher, f"tour-running-{tag}")
     assert games_of(watcher, a_name) == "0"
+    first = watcher.get_attribute("[data-next-table]", "href")
 
     for page in (alice, bob):
         page.goto(url)
@@ -106,4 +108,12 @@ def test_a_tournament_is_opened_joined_played_and_followed_live(server, person, 
     watcher.wait_for_selector(".tournament-round:nth-of-type(1) h2", state="attached")
     assert watcher.locator(".tournament-round").count() == 2  # round 2 began by itself
     checked(watcher, "tournament, round 2")
+    # Its "Go to your table" now leads to alice's round-2 table, fetched for her when the round arrived.
+    second = (
+        watcher.locator(".tournament-round").first.locator("a[href^='/tables/']").first.get_attribute("href")
+    )
+    assert second != first
+    watcher.wait_for_selector(f"[data-next-table][href='{second}']")
+    watcher.click("[data-next-table]")
+    watcher.wait_for_url(re.compile(re.escape(second) + "$"))
     shot(watcher, f"tour-standings-{tag}")

@@ -75,6 +75,42 @@ def test_joining_and_starting_from_the_page(client_for, alice, bob):
     assert f'href="/tournaments/{tournament.pk}/">Tournament #{tournament.pk}' in table_page
 
 
+def test_the_buttons_follow_the_rounds_for_each_viewer(client, client_for, alice, bob, settings):
+    """The page's buttons are fetched again by each viewer when the live part changes: once round 2 has
+    begun, "Go to your table" leads there."""
+    from tables import worker
+    from tests.tables.test_tournaments import concede_everyone, play_out
+
+    settings.BOT_DELAY = 0
+    tournament = tournaments.create(alice, SWISS)
+    tournaments.join(tournament.pk, alice)
+    tournaments.join(tournament.pk, bob)
+    url = f"/tournaments/{tournament.pk}/actions/"
+    page = client_for(bob).get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f'hx-get="{url}"' in page and 'hx-trigger="htmx:wsAfterMessage from:body"' in page
+    assert "Leave" in client_for(bob).get(url).content.decode()
+    tournaments.start(tournament.pk, alice)
+    first = tournament.tables.get()
+    buttons = client_for(bob).get(url).content.decode()
+    assert f'href="/tables/{first.pk}/" data-next-table' in buttons and "Withdraw" in buttons
+    assert "data-next-table" not in client.get(url).content.decode()
+    for _ in range(20):
+        concede_everyone()
+        play_out()
+        worker.tick()
+        tournament.refresh_from_db()
+        if tournament.round == 2:
+            break
+    assert tournament.round == 2
+    second = tournament.tables.exclude(pk=first.pk).get()
+    for person in (alice, bob):
+        buttons = client_for(person).get(url).content.decode()
+        assert f'href="/tables/{second.pk}/" data-next-table' in buttons
+        assert f"/tables/{first.pk}/" not in buttons
+    assert client_for(bob).post(url).status_code == 405
+    assert client_for(bob).get("/tournaments/999999/actions/").status_code == 404
+
+
 def test_the_list_shows_upcoming_running_and_finished_by_game(client, alice):
     swiss = tournaments.create(alice, SWISS)
     other = tournaments.create(alice, {**SWISS, "game": "five_crowns", "table_size": 3})
