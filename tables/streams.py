@@ -31,7 +31,7 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from accounts import api_tokens
-from tables import access, api_events, challenges, live, rendering, selectors
+from tables import access, api_events, challenges, live, rendering, selectors, stream_presence
 from tables.api import api_view, error
 from tables.models import Seat, Table
 
@@ -73,6 +73,8 @@ def _full(table_id: int, user) -> tuple[dict, int, str, list]:
 async def _follow(layer, table_id: int, user, raw: str):
     channel = await layer.new_channel()
     group = None
+    scope = stream_presence.table_scope(table_id)
+    await stream_presence.aopened(scope)  # (before the full line: no change falls in between)
     stamp = await sync_to_async(api_tokens.current_stamp)()
     try:
         while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
@@ -109,6 +111,7 @@ async def _follow(layer, table_id: int, user, raw: str):
                 if message["over"]:
                     return
     finally:
+        await stream_presence.aclosed(scope)
         if group is not None:
             await layer.group_discard(group, channel)
 
@@ -143,6 +146,7 @@ async def _events(layer, user, raw: str):
     channel = await layer.new_channel()
     group = api_events.group(user.pk)
     await layer.group_add(group, channel)  # (before reading what is under way: nothing falls in between)
+    await stream_presence.aopened(stream_presence.user_scope(user.pk))
     stamp = await sync_to_async(api_tokens.current_stamp)()
     try:
         for event in await sync_to_async(opening_events)(user):
@@ -159,6 +163,7 @@ async def _events(layer, user, raw: str):
             if message.get("type") == "api.event":
                 yield line(message["event"])
     finally:
+        await stream_presence.aclosed(stream_presence.user_scope(user.pk))
         await layer.group_discard(group, channel)
 
 
