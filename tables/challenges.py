@@ -188,7 +188,7 @@ def accept(challenge_id, user) -> Table:
     Seat.objects.filter(table=table, index=1).update(user=user)
     services.tell(table, "join", user, 1)
     if not Seat.objects.filter(table=table, user__isnull=True, bot="").exists():
-        table = services.start_table(table.pk, challenge.challenger)
+        table = services.start_table(table.pk, challenge.challenger, person_chose=challenge.rated)
     else:
         services._announce(table)
     challenge.status, challenge.table, challenge.answered_at = Challenge.ACCEPTED, table, timezone.now()

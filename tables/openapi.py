@@ -336,6 +336,11 @@ class PasswordIn(Schema):
     password: str
 
 
+class BotAccountOut(Schema):
+    username: str
+    bot: bool
+
+
 class HistoryRow(Schema):
     id: int
     game: str
@@ -889,6 +894,22 @@ declare(
             "summary": gettext_noop("Delete your account (your password)"),
             "body": body(PasswordIn),
             "response": {204: None, **errors(400, 401, 403, 413, 429)},
+        }
+    },
+)
+declare(
+    "/account/bot",
+    account_api.account_bot,
+    {
+        "POST": {
+            "id": "account_bot",
+            "summary": gettext_noop("Make your account a bot account (none of its games rated yet)"),
+            "description": gettext_noop(
+                "For good. Refused (409) once the account has played a rated game. A table with bot accounts "
+                "and people both is rated only when a person chose so (made it rated, or accepted a rated "
+                "challenge)."
+            ),
+            "response": {200: BotAccountOut, **errors(401, 409)},
         }
     },
 )
