@@ -258,6 +258,7 @@ class LeaderRow(Schema):
 
 class Leaderboard(Schema):
     game: str
+    bots: bool
     players: list[LeaderRow]
 
 
@@ -770,7 +771,15 @@ declare(
         "GET": {
             "id": "leaderboard",
             "summary": gettext_noop("A game's leaderboard, best first"),
-            "query": [query("page", gettext_noop("from 1"), {"type": "integer", "minimum": 1})],
+            "description": gettext_noop("People's leaderboard, or with bots=1 the bot accounts' own."),
+            "query": [
+                query("page", gettext_noop("from 1"), {"type": "integer", "minimum": 1}),
+                query(
+                    "bots",
+                    gettext_noop("1: the bot accounts' leaderboard; 0 (the default): people's"),
+                    {"type": "integer", "enum": [0, 1]},
+                ),
+            ],
             "response": {200: Leaderboard, **errors(400, 401, 404)},
         }
     },

@@ -79,3 +79,45 @@ def test_a_bot_account_accepts_and_declines_challenges_through_the_api(client, a
         ).status_code
         == 204
     )
+
+
+def test_the_profile_makes_a_bot_account_and_says_why_it_refuses(client, alice, bob):
+    client.force_login(alice)
+    page = client.get("/accounts/profile/")
+    assert "Make this a bot account" in page.content.decode()
+    answer = client.post("/account/bot/", follow=True)
+    assert "This account is now a bot account." in answer.content.decode()
+    assert is_bot_account(type(alice).objects.get(pk=alice.pk))
+    Rating.objects.create(user=bob, game="cosmic_crowns", mu=25, sigma=8, ordinal=1, games=1)
+    client.force_login(bob)
+    answer = client.post("/account/bot/", follow=True)
+    assert (
+        "Only an account that has played no rated game can become a bot account." in answer.content.decode()
+    )
+    assert not is_bot_account(type(bob).objects.get(pk=bob.pk))
+
+
+def test_a_bot_account_is_flagged_on_its_page_and_its_seat(client, alice, bob):
+    bot_accounts.become_bot(bob)
+    assert "bot-badge" in client.get("/players/bob/").content.decode()
+    assert "bot-badge" not in client.get("/players/alice/").content.decode()
+    table = started(alice, bob)
+    client.force_login(alice)
+    html = client.get(f"/tables/{table.pk}/").content.decode()
+    chips = html.split('class="seat-bar"')[1].split("</ol>")[0]
+    assert chips.count("bot-badge") == 1 and chips.index("bob") < chips.index("bot-badge")
+
+
+def test_bot_accounts_have_their_own_leaderboard(client, alice, bob):
+    bot_accounts.become_bot(bob)
+    for user in (alice, bob):
+        Rating.objects.create(user=user, game="cosmic_crowns", mu=25, sigma=8, ordinal=1, games=1)
+    people = client.get("/api/leaderboard/cosmic_crowns", **bearer(alice)).json()
+    bots = client.get("/api/leaderboard/cosmic_crowns?bots=1", **bearer(alice)).json()
+    assert [p["username"] for p in people["players"]] == ["alice"] and people["bots"] is False
+    assert [p["username"] for p in bots["players"]] == ["bob"] and bots["bots"] is True
+    assert client.get("/api/leaderboard/cosmic_crowns?bots=2", **bearer(alice)).status_code == 400
+    page = client.get("/leaderboards/cosmic_crowns/?bots=1").content.decode()
+    assert "/players/bob/" in page and "/players/alice/" not in page
+    page = client.get("/leaderboards/cosmic_crowns/").content.decode()
+    assert "/players/alice/" in page and "/players/bob/" not in page
