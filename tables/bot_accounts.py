@@ -17,11 +17,16 @@ from django.utils.translation import gettext
 from accounts.models import Preference
 from accounts.preferences import is_bot_account
 from tables.errors import Conflict
-from tables.models import Rating, RatingChange
+from tables.models import Rating, RatingChange, Seat, Table
 
 
 def has_rated_games(user) -> bool:
-    return RatingChange.objects.filter(user=user).exists() or Rating.objects.filter(user=user).exists()
+    """Whether ``user`` has played a rated game, or sits at a rated table in play."""
+    return (
+        RatingChange.objects.filter(user=user).exists()
+        or Rating.objects.filter(user=user).exists()
+        or Seat.objects.filter(user=user, table__rated=True, table__status=Table.PLAYING).exists()
+    )
 
 
 @transaction.atomic

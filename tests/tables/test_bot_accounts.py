@@ -42,6 +42,13 @@ def test_it_refuses_an_account_that_has_played_a_rated_game(client, alice):
         bot_accounts.become_bot(alice)
 
 
+def test_it_refuses_an_account_playing_a_rated_game_now(alice, bob):
+    started(alice, bob)
+    with pytest.raises(Conflict):
+        bot_accounts.become_bot(bob)
+    assert not is_bot_account(type(bob).objects.get(pk=bob.pk))
+
+
 def test_a_bot_accounts_rated_table_with_a_person_plays_unrated(alice, bob):
     bot_accounts.become_bot(alice)
     assert started(alice, bob).rated is False
@@ -53,11 +60,13 @@ def test_a_person_who_makes_a_rated_table_plays_a_bot_account_rated(alice, bob):
     assert started(alice, bob, rated=False).rated is False
 
 
-def test_bot_accounts_among_themselves_and_people_among_themselves_keep_the_choice(alice, bob, charlie):
-    assert started(alice, charlie).rated is True
+def test_bot_accounts_among_themselves_and_people_among_themselves_keep_the_choice(
+    alice, bob, charlie, make_user
+):
     bot_accounts.become_bot(alice)
     bot_accounts.become_bot(bob)
     assert started(alice, bob).rated is True
+    assert started(charlie, make_user("dora")).rated is True
 
 
 def test_a_person_accepting_a_bot_accounts_rated_challenge_plays_it_rated(client, alice, bob):
