@@ -36,6 +36,7 @@ def test_a_person_makes_a_bot_account_and_it_is_flagged_everywhere(server, perso
     assert chip.locator(".bot-badge").count() == 1
     assert page.locator(".seat-chip .bot-badge").count() == 1  # (the site's own bot is not a bot account)
     fits(page, ".table-status")
+    no_grave_violation(page, "table")
     shot(page, f"bot-02-table-{width}-{lang}")
 
     page.goto(f"{server.url}/players/{name}/")
