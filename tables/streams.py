@@ -74,8 +74,8 @@ async def _follow(layer, table_id: int, user, raw: str):
     channel = await layer.new_channel()
     group = None
     scope = stream_presence.table_scope(table_id)
-    await stream_presence.aopened(scope)  # (before the full line: no change falls in between)
     stamp = await sync_to_async(api_tokens.current_stamp)()
+    await stream_presence.aopened(scope)  # (before the full line: no change falls in between)
     try:
         while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
             full, revision, key, tail = await sync_to_async(_full)(table_id, user)
@@ -146,8 +146,8 @@ async def _events(layer, user, raw: str):
     channel = await layer.new_channel()
     group = api_events.group(user.pk)
     await layer.group_add(group, channel)  # (before reading what is under way: nothing falls in between)
-    await stream_presence.aopened(stream_presence.user_scope(user.pk))
     stamp = await sync_to_async(api_tokens.current_stamp)()
+    await stream_presence.aopened(stream_presence.user_scope(user.pk))  # (then at once the try: one close)
     try:
         for event in await sync_to_async(opening_events)(user):
             yield line(event)
