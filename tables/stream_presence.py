@@ -98,7 +98,16 @@ async def _heartbeat() -> None:
         _beating.discard(loop)
 
 
-async def aopened(scope: str) -> None:
+def counted(layer) -> bool:
+    """Whether streams on ``layer`` count themselves: not on the in-memory layer, whose groups say it."""
+    from channels.layers import InMemoryChannelLayer
+
+    return not isinstance(layer, InMemoryChannelLayer)
+
+
+async def aopened(scope: str, layer) -> None:
+    if not counted(layer):
+        return
     await sync_to_async(opened, thread_sensitive=False)(scope)
     loop = asyncio.get_running_loop()
     if loop not in _beating:
@@ -106,5 +115,7 @@ async def aopened(scope: str) -> None:
         loop.create_task(_heartbeat())
 
 
-async def aclosed(scope: str) -> None:
+async def aclosed(scope: str, layer) -> None:
+    if not counted(layer):
+        return
     await sync_to_async(closed, thread_sensitive=False)(scope)
