@@ -170,6 +170,7 @@ class Preference(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
     language = models.CharField(max_length=8, blank=True, choices=settings.LANGUAGES)
+    bot_account = models.BooleanField(default=False)  # a bot account (tables.bot_accounts), for good
 
     def __str__(self):
         return f"{self.user_id}: {self.language or 'browser'}"

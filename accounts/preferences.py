@@ -21,6 +21,16 @@ def chosen_language(user) -> str:
         return ""
 
 
+def is_bot_account(user) -> bool:
+    """Whether ``user`` is a bot account (tables.bot_accounts); False for anonymous visitors."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    try:
+        return user.preference.bot_account
+    except Preference.DoesNotExist:
+        return False
+
+
 def language_of_id(user_id: int) -> str:
     """The language of the person with this id (one query), for pushes that know only the id."""
     chosen = Preference.objects.filter(user_id=user_id).values_list("language", flat=True).first()

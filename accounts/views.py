@@ -168,6 +168,7 @@ def profile(request):
             "devices": request.user.push_devices.all(),
             "blocked": Block.objects.filter(blocker=request.user).select_related("blocked"),
             "club": ClubSetting.objects.filter(user=request.user).first() or ClubSetting(user=request.user),
+            "bot_account": preferences.is_bot_account(request.user),
         },
     )
 

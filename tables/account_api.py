@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts import passwords, push
 from accounts.push_views import subscribe_answer, unsubscribe_answer
+from tables import bot_accounts
 from tables.api import api_view, body_object, error
 
 
@@ -75,3 +76,10 @@ def push_subscriptions(request):
 @api_view(("DELETE",))
 def push_subscription(request, pk):
     return unsubscribe_answer(request.api_user, pk)
+
+
+@api_view(("POST",))
+def account_bot(request):
+    """Make the caller's account a bot account (tables.bot_accounts); refused once it has rated games."""
+    bot_accounts.become_bot(request.api_user)
+    return JsonResponse({"username": request.api_user.username, "bot": True})

@@ -13,10 +13,10 @@ Nothing here says more than the API's own calls show these people (no card, no s
 
 from __future__ import annotations
 
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from tables import loops
+from tables import loops, stream_presence
 from tables.live import has_listeners
 
 
@@ -35,6 +35,9 @@ def _send(user_ids: list[int], event: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    if not isinstance(layer, InMemoryChannelLayer):  # (Redis: only people with a stream open somewhere)
+        streaming = stream_presence.open_scopes([stream_presence.user_scope(pk) for pk in user_ids])
+        user_ids = [pk for pk in user_ids if stream_presence.user_scope(pk) in streaming]
     messages = [(group(pk), {"type": "api.event", "event": event}) for pk in user_ids]
     messages = [(name, message) for name, message in messages if has_listeners(layer, name)]
     if messages:

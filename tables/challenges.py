@@ -187,7 +187,7 @@ def accept(challenge_id, user) -> Table:
     )
     services.take_seat(table, user)  # (seat 1: the challenger holds seat 0, bots the seats after)
     if not Seat.objects.filter(table=table, user__isnull=True, bot="").exists():
-        table = services.start_table(table.pk, challenge.challenger)
+        table = services.start_table(table.pk, challenge.challenger, person_chose=challenge.rated)
     else:
         services._announce(table)
     challenge.status, challenge.table, challenge.answered_at = Challenge.ACCEPTED, table, timezone.now()

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts import avatars, presence
 from accounts.limits import parse_id
-from tables import challenges, club, leaving, services
+from tables import bot_accounts, challenges, club, leaving, services
 from tables.selectors import games_list
 from tables.texts import MOVE_TIMES
 
@@ -272,3 +272,16 @@ def delete_account(request):
             messages.success(request, _("Your account is deleted. Thank you for playing."))
             return redirect("tables:lobby")
     return render(request, "tables/delete_account.html", {"error": error}, status=400 if error else 200)
+
+
+@require_POST
+@login_required
+def become_bot(request):
+    """The profile's "Make this a bot account" (tables.bot_accounts): refused once the account has rated games."""
+    try:
+        bot_accounts.become_bot(request.user)
+    except services.TableError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("This account is now a bot account."))
+    return redirect(reverse("accounts:profile") + "#bot-account")

@@ -129,10 +129,14 @@ def leaderboard(request, slug):
     page = parse_id(request.GET.get("page") or "1")  # (ASCII digits only: "²".isdigit() is True)
     if page is None:
         return error(_("page is a whole number from 1."), 400)
-    rows = ratings.leaderboard(slug, page)
+    bots = request.GET.get("bots") or "0"
+    if bots not in ("0", "1"):
+        return error(_("bots is 0 (people) or 1 (bot accounts)."), 400)
+    rows = ratings.leaderboard(slug, page, bots == "1")
     return JsonResponse(
         {
             "game": slug,
+            "bots": bots == "1",
             "players": [
                 {k: r[k] for k in ("rank", "username", "rating", "display_rating", "provisional", "games")}
                 for r in rows

@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import blocks, presence
+from accounts.preferences import is_bot_account
 from rules import registry
 from tables import club, history, ratings, social, tournament_reads
 from tables.models import Table
@@ -140,15 +141,17 @@ def leaderboard(request, slug):
         engine = registry.get(slug)
     except KeyError:
         raise Http404("No such game.") from None
-    pages = ratings.leaderboard_pages(slug)
+    bots = request.GET.get("bots") == "1"  # the bot accounts' own board (tables.bot_accounts)
+    pages = ratings.leaderboard_pages(slug, bots)
     page = min(_page_number(request.GET.get("page")), pages)
     ctx = {
         "engine": engine,
         "games": games_list(),
-        "rows": ratings.leaderboard(slug, page),
+        "rows": ratings.leaderboard(slug, page, bots),
         "page": page,
         "pages": pages,
-        "mine": ratings.rank_of(slug, request.user),
+        "mine": ratings.rank_of(slug, request.user, bots),
+        "bots": bots,
     }
     return render(request, "tables/leaderboard.html", ctx)
 
@@ -158,6 +161,7 @@ def player(request, username):
     recent = history.player_history(user, request.user, history.HistoryFilters())
     ctx = {
         "player": user,
+        "bot_account": is_bot_account(user),
         "record": history.player_record(user, request.user),
         "recent": history.history_rows(
             recent.prefetch_related("seats__user")[:10], user, ratings.changes_by_table(user)

@@ -127,7 +127,10 @@ def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[st
     ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
     encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
     from tables.models import Table
+    from tables.stream_presence import open_scopes, table_scope
 
+    if not isinstance(layer, InMemoryChannelLayer) and not open_scopes([table_scope(table.pk)]):
+        return []  # (no stream open for this table in any process: one cache read, no work)
     out = []
     for key, _user in viewers:
         group = table_group(table.pk, key, STREAM)

@@ -258,6 +258,7 @@ class LeaderRow(Schema):
 
 class Leaderboard(Schema):
     game: str
+    bots: bool
     players: list[LeaderRow]
 
 
@@ -334,6 +335,11 @@ class LiveRow(Schema):
 
 class PasswordIn(Schema):
     password: str
+
+
+class BotAccountOut(Schema):
+    username: str
+    bot: bool
 
 
 class HistoryRow(Schema):
@@ -855,7 +861,15 @@ declare(
         "GET": {
             "id": "leaderboard",
             "summary": gettext_noop("A game's leaderboard, best first"),
-            "query": [query("page", gettext_noop("from 1"), {"type": "integer", "minimum": 1})],
+            "description": gettext_noop("People's leaderboard, or with bots=1 the bot accounts' own."),
+            "query": [
+                query("page", gettext_noop("from 1"), {"type": "integer", "minimum": 1}),
+                query(
+                    "bots",
+                    gettext_noop("1: the bot accounts' leaderboard; 0 (the default): people's"),
+                    {"type": "integer", "enum": [0, 1]},
+                ),
+            ],
             "response": {200: Leaderboard, **errors(400, 401, 404)},
         }
     },
@@ -979,6 +993,22 @@ declare(
             "summary": gettext_noop("Delete your account (your password)"),
             "body": body(PasswordIn),
             "response": {204: None, **errors(400, 401, 403, 413, 429)},
+        }
+    },
+)
+declare(
+    "/account/bot",
+    account_api.account_bot,
+    {
+        "POST": {
+            "id": "account_bot",
+            "summary": gettext_noop("Make your account a bot account (none of its games rated yet)"),
+            "description": gettext_noop(
+                "For good. Refused (409) once the account has played a rated game. A table with bot accounts "
+                "and people both is rated only when a person chose so (made it rated, or accepted a rated "
+                "challenge)."
+            ),
+            "response": {200: BotAccountOut, **errors(401, 409)},
         }
     },
 )

@@ -179,10 +179,18 @@ LEADERBOARD_PAGE = 50
 CHART_POINTS = 100  # the last rated games a player's chart draws
 
 
-def leaderboard(game: str, page: int) -> list[dict]:
+def board(game: str, bots: bool = False):
+    """The ratings on a game's leaderboard: people's, or bot accounts' (their own board: tables.bot_accounts)."""
+    rows = Rating.objects.filter(game=game)
+    if bots:
+        return rows.filter(user__preference__bot_account=True)
+    return rows.exclude(user__preference__bot_account=True)
+
+
+def leaderboard(game: str, page: int, bots: bool = False) -> list[dict]:
     """One page of a game's leaderboard, best conservative rating first (two queries at most)."""
     start = (page - 1) * LEADERBOARD_PAGE
-    rows = Rating.objects.filter(game=game).select_related("user").order_by("-ordinal", "id")
+    rows = board(game, bots).select_related("user").order_by("-ordinal", "id")
     return [
         {
             "rank": start + i + 1,
@@ -196,14 +204,15 @@ def leaderboard(game: str, page: int) -> list[dict]:
     ]
 
 
-def rank_of(game: str, user) -> dict | None:
-    """``user``'s place on the game's leaderboard and their rating; None if they have none."""
+def rank_of(game: str, user, bots: bool = False) -> dict | None:
+    """``user``'s place on the game's leaderboard (people's or bot accounts') and their rating; None if they
+    have none there."""
     if user is None or not user.is_authenticated:
         return None
-    mine = Rating.objects.filter(game=game, user=user).first()
+    mine = board(game, bots).filter(user=user).first()
     if mine is None:
         return None
-    ahead = Rating.objects.filter(game=game).filter(
+    ahead = board(game, bots).filter(
         models.Q(ordinal__gt=mine.ordinal) | models.Q(ordinal=mine.ordinal, id__lt=mine.id)
     )
     return {
@@ -216,8 +225,8 @@ def rank_of(game: str, user) -> dict | None:
     }
 
 
-def leaderboard_pages(game: str) -> int:
-    return max(1, -(-Rating.objects.filter(game=game).count() // LEADERBOARD_PAGE))
+def leaderboard_pages(game: str, bots: bool = False) -> int:
+    return max(1, -(-board(game, bots).count() // LEADERBOARD_PAGE))
 
 
 def chart(changes: list[RatingChange], width: int = 320, height: int = 90) -> dict | None:

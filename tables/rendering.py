@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import decks
+from accounts.preferences import is_bot_account
 from rules.core import narrate
 from tables import games, selectors, social
 from tables.models import Move, Seat, Table, TableEvent
@@ -138,6 +139,7 @@ class Snapshot:
                     "name": names[s.index],
                     "taken": s.taken,
                     "user": s.user.username if s.user_id else None,
+                    "bot_account": bool(s.user_id) and is_bot_account(s.user),
                 }
                 for s in seats
             ],

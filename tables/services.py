@@ -22,7 +22,7 @@ from accounts import blocks, decks
 from accounts.preferences import in_words
 from accounts.throttle import charge
 from rules import IllegalMove, registry
-from tables import api_events, history, rendering, rooms, selectors, social
+from tables import api_events, bot_accounts, history, rendering, rooms, selectors, social
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound, TableError, TooMany
 from tables.live import Publication
 from tables.models import ChatMessage, Invitation, Move, Seat, Table, TableEvent
@@ -274,8 +274,9 @@ def set_deck(table_id, user, cards) -> None:
 
 
 @transaction.atomic
-def start_table(table_id, user, seed: int | None = None) -> Table:
-    """Deal: the seed is drawn here (tests may fix it) and never leaves the server."""
+def start_table(table_id, user, seed: int | None = None, person_chose: bool = False) -> Table:
+    """Deal: the seed is drawn here (tests may fix it) and never leaves the server. ``person_chose``: a
+    person at the table chose it rated (a rated challenge accepted): see ``tables.bot_accounts``."""
     table = _locked_table(table_id)
     if table.created_by_id != user.pk:
         raise Forbidden(gettext("Only the table's creator can start it."))
@@ -300,6 +301,7 @@ def deal(table: Table, seats: list[Seat], seed: int | None = None) -> Table:
     except ValueError as exc:
         raise Conflict(gettext("The game cannot start: %(reason)s") % {"reason": in_words(exc)}) from None
     table.options = options
+    table.rated = table.rated and bot_accounts.stays_rated(user, seats, person_chose)
     table.state = engine.dump(state)
     table.status = Table.PLAYING
     table.started_at = timezone.now()
@@ -371,7 +373,7 @@ def _store_progress(
     the stamps of the seated people the seats were read under (tables.rooms), if the caller has them."""
     table.to_act = engine.to_act(state)
     table.revision += 1
-    fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision"]
+    fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision", "rated"]
     if engine.is_over(state):
         table.status = Table.FINISHED
         table.finished_at = timezone.now()

@@ -30,7 +30,7 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 from accounts import api_tokens
-from tables import access, api_events, challenges, live, rooms, selectors
+from tables import access, api_events, challenges, live, rooms, selectors, stream_presence
 from tables.api import api_view, error
 from tables.models import Seat, Table
 
@@ -71,7 +71,9 @@ def _full(table_id: int, user) -> tuple[dict, int, str, list]:
 async def _follow(layer, table_id: int, user, raw: str):
     channel = await layer.new_channel()
     group = None
+    scope = stream_presence.table_scope(table_id)
     stamp = await sync_to_async(api_tokens.stamp_of)(user.pk)
+    await stream_presence.aopened(scope, layer)  # (before the full line: no change falls in between)
     try:
         while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
             full, revision, key, tail = await sync_to_async(_full)(table_id, user)
@@ -107,6 +109,7 @@ async def _follow(layer, table_id: int, user, raw: str):
                 if message["over"]:
                     return
     finally:
+        await stream_presence.aclosed(scope, layer)
         if group is not None:
             await layer.group_discard(group, channel)
 
@@ -142,6 +145,9 @@ async def _events(layer, user, raw: str):
     group = api_events.group(user.pk)
     await layer.group_add(group, channel)  # (before reading what is under way: nothing falls in between)
     stamp = await sync_to_async(api_tokens.stamp_of)(user.pk)
+    await stream_presence.aopened(
+        stream_presence.user_scope(user.pk), layer
+    )  # (then at once the try: one close)
     try:
         for event in await sync_to_async(opening_events)(user):
             yield line(event)
@@ -157,6 +163,7 @@ async def _events(layer, user, raw: str):
             if message.get("type") == "api.event":
                 yield line(message["event"])
     finally:
+        await stream_presence.aclosed(stream_presence.user_scope(user.pk), layer)
         await layer.group_discard(group, channel)
 
 

@@ -33,6 +33,7 @@ urlpatterns = [
     path("tables/<int:pk>/replay/", history_views.replay, name="replay"),
     path("tables/<int:pk>/export/", history_views.export, name="export"),
     path("leaderboards/", history_views.leaderboards, name="leaderboards"),
+    path("account/bot/", club_views.become_bot, name="become_bot"),
     path("leaderboards/<slug:slug>/", history_views.leaderboard, name="leaderboard"),
     path("players/<str:username>/", history_views.player, name="player"),
     path("players/<str:username>/avatar/", club_views.avatar, name="avatar"),
