@@ -48,4 +48,4 @@ def stays_rated(creator, seats, person_chose: bool = False) -> bool:
     bots = [is_bot_account(u) for u in accounts]
     if all(bots) or not any(bots):
         return True
-    return person_chose or not is_bot_account(creator)
+    return person_chose or (creator is not None and not is_bot_account(creator))

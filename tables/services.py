@@ -285,12 +285,16 @@ def start_table(table_id, user, seed: int | None = None, person_chose: bool = Fa
     seats = selectors.read_seats(table)
     if not all(seat.taken for seat in seats):
         raise Conflict(gettext("Every seat must be taken before the start."))
-    return deal(table, seats, seed)
+    return deal(table, seats, seed, creator=user, person_chose=person_chose)
 
 
-def deal(table: Table, seats: list[Seat], seed: int | None = None) -> Table:
+def deal(
+    table: Table, seats: list[Seat], seed: int | None = None, *, creator=None, person_chose: bool = False
+) -> Table:
     """Start a table whose seats are all taken (inside the caller's transaction, the table locked or new):
-    the options completed, the seed drawn, the first player awaited."""
+    the options completed, the seed drawn, the first player awaited. ``creator``: the person who started it
+    (None: the site, as for a tournament's tables, which are rated only with no bot and no bot account mixed
+    with people: ``tables.bot_accounts``)."""
     engine = table.engine
     options = dict(table.options)
     if decks.needs_deck(table.game) and not options.get("shared_deck"):
@@ -301,7 +305,8 @@ def deal(table: Table, seats: list[Seat], seed: int | None = None) -> Table:
     except ValueError as exc:
         raise Conflict(gettext("The game cannot start: %(reason)s") % {"reason": in_words(exc)}) from None
     table.options = options
-    table.rated = table.rated and bot_accounts.stays_rated(user, seats, person_chose)
+    if table.rated:
+        table.rated = bot_accounts.stays_rated(creator, seats, person_chose)
     table.state = engine.dump(state)
     table.status = Table.PLAYING
     table.started_at = timezone.now()
