@@ -80,7 +80,7 @@ class PooledASGIHandler(ASGIHandler):
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         if self.password_executors and _hashes_passwords(scope):
             executors, busy = self.password_executors, self.password_busy
-        elif self.page_executors and scope.get("method") in READS:
+        elif self.page_executors and scope.get("method") in READS and not _streams(scope):
             executors, busy = self.page_executors, self.page_busy
         else:
             executors, busy = self.executors, self.busy
@@ -148,6 +148,12 @@ class PooledASGIHandler(ASGIHandler):
         if not response.streaming:
             response.close()  # (its content is bytes already: closing frees only what it held)
         return response
+
+
+def _streams(scope) -> bool:
+    """Whether the request opens one of the API's streams (tables.streams): served with the changes' threads,
+    like a socket's first frame, not on the page threads (see PAGE_THREADS)."""
+    return scope.get("path", "").startswith("/api/stream/")
 
 
 def _threads(name: str, count: int, initializer=None) -> list[ThreadPoolExecutor]:
