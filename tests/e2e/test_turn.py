@@ -22,7 +22,14 @@ DIRECT = "[data-move]:not(.cp-pay):not(.takeback)"
 
 
 def play_until_the_turn_passes(page, other):
-    """Play ``page``'s moves until the turn is the other player's (a clan to choose, or a trick won, keeps it)."""
+    """Play ``page``'s moves until the turn is the other player's (a clan to choose, or a trick won, keeps it).
+
+    After a clan is chosen, a move that would lock it in while an Undo is on offer asks first (a confirm
+    dialog): the player says yes, as a player who means the move does. (Playwright would dismiss it, and the
+    move would never be sent.)"""
+    if not getattr(page, "accepts_final_moves", False):
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.accepts_final_moves = True
     for _ in range(10):
         seq = seq_of(page)
         page.locator(f"{DIRECT}:visible").first.click()
