@@ -1,8 +1,9 @@
 """CPU per move of the live path, in one process: what bench/live.py's client costs the server, without the
-sockets and without the noise of other processes' wall-clock time.
+network and without the noise of other processes' wall-clock time.
 
-Run:  .venv/bin/python bench/live_cpu.py                  (every game; about a minute on 2 cores)
+Run:  .venv/bin/python bench/live_cpu.py                  (every game, both ways; a minute or two on 2 cores)
       .venv/bin/python bench/live_cpu.py --games cosmic_crowns --tables 25 --moves 500
+      .venv/bin/python bench/live_cpu.py --via socket --profile /tmp/moves.prof   (the socket moves, profiled)
       .venv/bin/python bench/live_cpu.py --tree ../other-checkout   (the same measure of another checkout)
 
 For each game: --tables tables of 4 seated players on a fresh SQLite file, every seat's group of the
@@ -13,22 +14,50 @@ frames are rendered but not sent (no sockets: bench/live.py measures those). Pri
 process's CPU time per move, split into the GET and the POST, and within the POST the frames (rendering
 and handing them over: tables.live.Publication.run); the queries per move; the frame parts drawn per move
 (those not taken from tables.parts' memo; "-" for a checkout without it).
+
+--via socket (``both``, the default, runs both ways, one row each): each move as bench/live.py's default
+client sends it, ``{"move", "seq"}`` as a text message over the mover's own table socket, with every
+seat's socket open (the site's ASGI application, config.asgi, as daphne serves it: its session cookie,
+its origin; the in-memory channel layer), each move done once all 4 sockets have its frame. The move is
+chosen beforehand, outside the measure (bench/live.py's client reads it from the frame's buttons). The
+socket's move runs on the thread it lends (``tables.socket_moves.play``, as ``TableConsumer.receive``
+calls it); the frames are sent from the event loop. Printed per game: the process's CPU per move, split
+into the move's thread: "service" (the message read, the move judged, written and committed: everything
+but what runs once it has committed), "frames" (``Snapshot.frame``: the viewers' frames drawn) and "rest"
+(the rest of what runs after commit: badges, notifications, stream checks, the room advanced, the sends
+handed to the loop); and "loop" (the event loop: the sends through the channel layer, the 4 sockets
+forwarding their frames: what daphne's loop does besides its network). Then the queries per move (on the
+move's thread) and the frame parts drawn per move.
+
+--profile FILE: then --moves more socket moves per game played on the main thread alone (the socket's
+message handed to ``tables.socket_moves.play`` as the consumer hands it, the frames rendered for 4 listening
+seats, their sends dropped), under cProfile (on Python 3.12 it sees every thread: hence one thread alone),
+saved for pstats (``python -m pstats FILE``; ``sort tottime`` / ``sort cumtime``), its top lines printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import cProfile
+import json
 import os
 import pathlib
+import pstats
 import random
 import sys
 import tempfile
+import threading
 import time
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--games", help="comma-separated slugs (default: every game of the checkout's registry)")
 parser.add_argument("--tables", type=int, default=10, help="tables per game, played in turn")
 parser.add_argument("--moves", type=int, default=300, help="moves measured per game")
+parser.add_argument(
+    "--via", choices=("http", "socket", "both"), default="both", help="how the moves are sent"
+)
+parser.add_argument("--profile", help="save a cProfile of the socket moves' thread to this file")
 parser.add_argument("--tree", default=str(pathlib.Path(__file__).resolve().parent.parent), help="checkout")
 args = parser.parse_args()
 
@@ -46,15 +75,20 @@ import django  # noqa: E402
 
 django.setup()
 
+from asgiref.sync import sync_to_async  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
+from channels.testing import WebsocketCommunicator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
+from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from accounts.models import ApiToken  # noqa: E402
+from config.asgi import application  # noqa: E402
 from rules import bots, registry  # noqa: E402
-from tables import live  # noqa: E402
+from tables import live, rendering, socket_moves  # noqa: E402
 from tables.models import Table  # noqa: E402
 
 try:
@@ -63,7 +97,9 @@ except ImportError:  # (a checkout from before the memo)
     parts = None
 
 SEATS = 4
-live.send = lambda layer, messages: None  # rendered, not sent: no socket listens in this process
+sockets_listen = [False]  # the socket moves' sockets listen for real; the HTTP moves' frames are not sent
+_send = live.send
+live.send = lambda layer, messages: _send(layer, messages) if sockets_listen[0] else None
 frames_cpu = [0.0]
 _run = live.Publication.run
 
@@ -79,9 +115,63 @@ def timed_run(self):
 live.Publication.run = timed_run
 
 
+class Tally:
+    """CPU of the socket moves' thread, by part (seconds), and its queries."""
+
+    def __init__(self):
+        self.play = self.hooks = self.frames = 0.0
+        self.queries = 0
+
+
+tally = Tally()
+on_thread = threading.local()  # (the parts are timed on the move's thread only)
+_play = socket_moves.play
+_hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
+_frame = rendering.Snapshot.frame
+
+
+def timed_play(table_id, user, text_data, lang, loop=None):
+    connection.force_debug_cursor = True
+    reset_queries()
+    on_thread.timing = True
+    start = time.thread_time()
+    try:
+        return _play(table_id, user, text_data, lang, loop)
+    finally:
+        tally.play += time.thread_time() - start
+        on_thread.timing = False
+        tally.queries += len(connection.queries)
+
+
+def timed_hooks(self):
+    if not getattr(on_thread, "timing", False):
+        return _hooks(self)
+    start = time.thread_time()
+    try:
+        return _hooks(self)
+    finally:
+        tally.hooks += time.thread_time() - start
+
+
+def timed_frame(self, *args, **kwargs):
+    if not getattr(on_thread, "timing", False):
+        return _frame(self, *args, **kwargs)
+    start = time.thread_time()
+    try:
+        return _frame(self, *args, **kwargs)
+    finally:
+        tally.frames += time.thread_time() - start
+
+
+socket_moves.play = timed_play
+BaseDatabaseWrapper.run_and_clear_commit_hooks = timed_hooks
+rendering.Snapshot.frame = timed_frame
+
+
 class Player:
-    def __init__(self, client: Client, token: str):
-        self.client, self.token = client, token
+    def __init__(self, client: Client, token: str, cookie: str = "", user=None):
+        self.client, self.token, self.cookie = client, token, cookie  # (the API's client sends no cookie)
+        self.user = user
 
     def call(self, method: str, path: str, body=None):
         auth = {"HTTP_AUTHORIZATION": f"Bearer {self.token}"}
@@ -94,12 +184,14 @@ class Player:
         return response.json()
 
 
-def open_table(game: str, players: list[Player]) -> dict:
+def open_table(game: str, players: list[Player], listen: bool = True) -> dict:
     table = players[0].call("POST", "/api/tables", {"game": game, "players": SEATS})
     seats = {0: players[0]}
     for player in players[1:]:
         seats[player.call("POST", f"/api/tables/{table['id']}/join")["seat"]] = player
     players[0].call("POST", f"/api/tables/{table['id']}/start")
+    if not listen:
+        return {"id": table["id"], "seats": seats}
     layer = get_channel_layer()
     for seat in range(SEATS):
         group = live.table_group(table["id"], live.viewer_key(seat), "en")
@@ -144,23 +236,165 @@ def measure(game: str, players: list[Player], rnd: random.Random) -> dict:
     }
 
 
+class SocketTable:
+    """A table being played with its 4 seats' sockets open, as browsers hold them under daphne."""
+
+    def __init__(self, table: dict, players: list[Player]):
+        self.id, self.seats, self.players = table["id"], table["seats"], players
+        self.sockets: dict[int, WebsocketCommunicator] = {}
+
+    async def connect(self):
+        for seat, player in self.seats.items():
+            headers = [
+                (b"origin", b"http://127.0.0.1:8000"),
+                (b"host", b"127.0.0.1:8000"),
+                (b"cookie", player.cookie.encode()),
+            ]
+            socket = WebsocketCommunicator(application, f"/ws/tables/{self.id}/", headers=headers)
+            connected, _ = await socket.connect(timeout=30)
+            if not connected:
+                raise SystemExit(f"seat {seat}'s socket of table {self.id} was refused")
+            await socket.receive_from(timeout=30)  # (its first, whole frame)
+            self.sockets[seat] = socket
+
+    async def close(self):
+        for socket in self.sockets.values():
+            await socket.disconnect()
+
+
+def next_move(game: str, table_id: int, rnd: random.Random) -> tuple[int, dict, int] | None:
+    """(seat, move, seq) of the table's next move, chosen as a bot would (outside the measure); None: over."""
+    table = Table.objects.get(pk=table_id)
+    if table.status != Table.PLAYING:
+        return None
+    engine, seat = table.engine, table.to_act[0]
+    state = engine.load(table.state)
+    view, legal = engine.view(state, seat), engine.legal_moves(state, seat)
+    return seat, bots.choose(game, view, legal, "casual", rnd.randrange(10**9), seat=seat), table.seq
+
+
+class DroppedSends:
+    """The event loop a socket's move hands its sends to, as far as the profile needs one: they are dropped."""
+
+    def call_soon_threadsafe(self, *args, **kwargs):
+        pass
+
+
+def profile_sockets(game: str, players: list[Player], rnd: random.Random, profile: cProfile.Profile) -> None:
+    tables = [open_table(game, players) for _ in range(args.tables)]
+    loop = DroppedSends()
+    for n in range(args.moves):
+        slot = n % len(tables)
+        chosen = next_move(game, tables[slot]["id"], rnd)
+        if chosen is None:
+            tables[slot] = open_table(game, players)
+            chosen = next_move(game, tables[slot]["id"], rnd)
+        table = tables[slot]
+        seat, move, seq = chosen
+        text = json.dumps({"move": move, "seq": seq})
+        profile.enable()
+        refused = socket_moves.play(table["id"], table["seats"][seat].user, text, "en", loop)
+        profile.disable()
+        if refused is not None:
+            raise SystemExit(
+                f"the move {move} at seq {seq} of table {table['id']} was refused: {refused[:500]}"
+            )
+
+
+async def measure_sockets(game: str, players: list[Player], rnd: random.Random) -> dict:
+    sockets_listen[0] = True
+    choose = sync_to_async(next_move, thread_sensitive=False)
+    opened = sync_to_async(lambda: open_table(game, players, listen=False), thread_sensitive=False)
+
+    async def start():
+        table = SocketTable(await opened(), players)
+        await table.connect()
+        return table
+
+    tables = [await start() for _ in range(args.tables)]
+    global tally
+    tally = Tally()
+    drawn = parts.renders if parts else 0
+    loop_cpu = 0.0
+    for n in range(args.moves):
+        slot = n % len(tables)
+        chosen = await choose(game, tables[slot].id, rnd)
+        if chosen is None:
+            await tables[slot].close()
+            tables[slot] = await start()
+            chosen = await choose(game, tables[slot].id, rnd)
+        table = tables[slot]
+        seat, move, seq = chosen
+        played = tally.play
+        start_cpu = time.process_time()
+        await table.sockets[seat].send_to(text_data=json.dumps({"move": move, "seq": seq}))
+        for socket in table.sockets.values():
+            frame = await socket.receive_from(timeout=30)
+            if "data-refused" in frame:
+                raise SystemExit(
+                    f"the move {move} at seq {seq} of table {table.id} was refused: {frame[:500]}"
+                )
+        # (the process's CPU but the move's thread's: the event loop, the sockets, the channel layer)
+        loop_cpu += time.process_time() - start_cpu - (tally.play - played)
+    for table in tables:
+        await table.close()
+    sockets_listen[0] = False
+    moves = args.moves
+    return {
+        "cpu": 1000 * (tally.play + loop_cpu) / moves,
+        "service": 1000 * (tally.play - tally.hooks) / moves,
+        "frames": 1000 * tally.frames / moves,
+        "rest": 1000 * (tally.hooks - tally.frames) / moves,
+        "loop": 1000 * loop_cpu / moves,
+        "queries": tally.queries / moves,
+        "drawn": (parts.renders - drawn) / moves if parts else None,
+    }
+
+
 def main():
     call_command("migrate", verbosity=0)
     players = []
     for i in range(SEATS):
         user = User.objects.create_user(f"cpu{i}", password=f"live-cpu-{i}-passphrase")
-        players.append(Player(Client(), ApiToken.issue(user, "live cpu")[1]))
+        browser = Client()
+        browser.force_login(user)  # (a session for the sockets; logged in before any table is read)
+        cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+        players.append(Player(Client(), ApiToken.issue(user, "live cpu")[1], cookie, user))
     print(f"Live path CPU per move, one process ({ROOT}); {args.tables} tables x {SEATS} seats per game")
-    print(f"{'game':<15}{'CPU ms':>8}{'GET':>7}{'POST':>7}{'frames':>8}{'queries':>9}{'parts drawn':>13}")
     rnd = random.Random(1)
     connection.force_debug_cursor = True  # (counts the queries; DEBUG, as `make run` serves, does too)
-    for game in args.games.split(",") if args.games else list(registry.games()):
-        r = measure(game, players, rnd)
-        drawn = "-" if r["drawn"] is None else f"{r['drawn']:.1f}"
+    games = args.games.split(",") if args.games else list(registry.games())
+    if args.via in ("http", "both"):
+        print("Moves posted (GET /api/tables/<id>, then POST .../moves), frames rendered, not sent:")
+        print(f"{'game':<15}{'CPU ms':>8}{'GET':>7}{'POST':>7}{'frames':>8}{'queries':>9}{'parts drawn':>13}")
+        for game in games:
+            r = measure(game, players, rnd)
+            drawn = "-" if r["drawn"] is None else f"{r['drawn']:.1f}"
+            print(
+                f"{game:<15}{r['cpu']:>8.2f}{r['get']:>7.2f}{r['post']:>7.2f}{r['frames']:>8.2f}"
+                f"{r['queries']:>9.1f}{drawn:>13}"
+            )
+    if args.via in ("socket", "both"):
+        print("Moves over the table socket, frames sent to the 4 seats' sockets (ms of CPU per move):")
         print(
-            f"{game:<15}{r['cpu']:>8.2f}{r['get']:>7.2f}{r['post']:>7.2f}{r['frames']:>8.2f}"
-            f"{r['queries']:>9.1f}{drawn:>13}"
+            f"{'game':<15}{'CPU ms':>8}{'service':>9}{'frames':>8}{'rest':>7}{'loop':>7}{'queries':>9}"
+            f"{'parts drawn':>13}"
         )
+        for game in games:
+            r = asyncio.run(measure_sockets(game, players, rnd))
+            drawn = "-" if r["drawn"] is None else f"{r['drawn']:.1f}"
+            print(
+                f"{game:<15}{r['cpu']:>8.2f}{r['service']:>9.2f}{r['frames']:>8.2f}{r['rest']:>7.2f}"
+                f"{r['loop']:>7.2f}{r['queries']:>9.1f}{drawn:>13}"
+            )
+        if args.profile:
+            profile = cProfile.Profile()
+            for game in games:
+                profile_sockets(game, players, rnd, profile)
+            profile.dump_stats(args.profile)
+            for order in ("tottime", "cumtime"):
+                print(f"--- socket moves on one thread, by {order} (saved: {args.profile})")
+                pstats.Stats(args.profile).sort_stats(order).print_stats(30)
     if parts:  # what the memo holds after every game's moves, against its cap
         kept = list(parts._kept.values())
         size = sum(sys.getsizeof(html) for html in kept) + sys.getsizeof(parts._kept) + 49 * len(kept)

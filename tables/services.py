@@ -14,7 +14,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -312,7 +312,7 @@ def deal(
     table.started_at = timezone.now()
     table.seq = 0
     api_events.game_started(table, seats)  # (before the first turn's event)
-    _store_progress(table, engine, state, seats, previously_awaited=set())
+    _store_progress(table, engine, state, seats, previously_awaited=set(), dealt=True)
     return table
 
 
@@ -372,47 +372,45 @@ def play_move(table_id, user, move, seq, bot_seat: int | None = None) -> MoveRes
 
 
 def _store_progress(
-    table: Table, engine, state, seats: list[Seat], previously_awaited: set[int], people: dict | None = None
+    table: Table,
+    engine,
+    state,
+    seats: list[Seat],
+    previously_awaited: set[int],
+    people: dict | None = None,
+    *,
+    dealt: bool = False,
 ) -> Publication:
-    """Save the table after a start or a move, and schedule the announcements for after commit. ``people``:
-    the stamps of the seated people the seats were read under (tables.rooms), if the caller has them."""
-    table.to_act = engine.to_act(state)
+    """Save the table after a start (``dealt``) or a move, and schedule the announcements for after commit.
+    ``people``: the stamps of the seated people the seats were read under (tables.rooms), if the caller has
+    them. ``table`` is as read under its lock (or new): only the columns that change are written."""
+    to_act = engine.to_act(state)
     table.revision += 1
-    fields = ["seq", "state", "to_act", "status", "started_at", "seed", "options", "revision", "rated"]
+    fields = ["seq", "state", "revision", "last_move_at"]
+    if dealt:
+        fields += ["status", "started_at", "seed", "options", "rated"]
     if engine.is_over(state):
         table.status = Table.FINISHED
         table.finished_at = timezone.now()
         # The result records seats a bot finished for a person, so that ratings can skip them.
         table.result = {**engine.result(state), "replaced": [s.index for s in seats if s.replaced]}
-        table.to_act = []
-        fields += ["finished_at", "result"]
+        to_act = []
+        fields += ["status", "finished_at", "result"]
         history.record_finished(table, seats)
         api_events.game_ended(table, seats)
     now = timezone.now()
     table.last_move_at = now
-    humans_awaited = [i for i in table.to_act if not seats[i].is_bot]
-    table.deadline = now + timedelta(seconds=table.move_time) if table.move_time and humans_awaited else None
-    table.reminded = False
-    table.abort_votes = []
-    fields += ["last_move_at", "deadline", "reminded", "abort_votes"]
+    humans_awaited = [i for i in to_act if not seats[i].is_bot]
+    deadline = now + timedelta(seconds=table.move_time) if table.move_time and humans_awaited else None
+    # (unchanged columns are left out: a move of a game without a clock writes no deadline, no reminder)
+    for name, value in (("to_act", to_act), ("deadline", deadline), ("reminded", False), ("abort_votes", [])):
+        if dealt or getattr(table, name) != value:
+            setattr(table, name, value)
+            fields.append(name)
     table.save(update_fields=fields)
     if any(seats[i].is_bot for i in table.to_act):
         transaction.on_commit(wake_worker)
-    begun = [i for i in table.to_act if i not in previously_awaited]  # (its wait starts now: Your turn)
-    Seat.objects.filter(table=table).update(
-        awaited=Case(When(index__in=table.to_act, then=Value(True)), default=Value(False)),
-        awaited_since=Case(
-            When(index__in=begun, then=Value(now)),
-            When(index__in=table.to_act, then=F("awaited_since")),
-            default=None,
-        ),
-    )
-    for seat in seats:
-        seat.awaited = seat.index in table.to_act
-        if seat.index in begun:
-            seat.awaited_since = now
-        elif not seat.awaited:
-            seat.awaited_since = None
+    _store_awaited(table, seats, previously_awaited, now)
     publication = _announce(table, seats=seats, state=state, saved=True, people=people)
     # Whose turn it is, for a person: a seat a bot plays for its person waits for the bot, not for them.
     persons = {s.index for s in seats if s.user_id and not s.is_bot}
@@ -428,6 +426,29 @@ def _store_progress(
             table, [seat.user for seat in changed if seat.index in now_awaited and not seat.is_bot]
         )
     return publication
+
+
+def _store_awaited(table: Table, seats: list[Seat], previously_awaited: set[int], now) -> None:
+    """Mark the seats awaited now (``table.to_act``), in the database and on ``seats``: a seat whose turn
+    begins is awaited since ``now``; one no longer awaited, not at all; one still awaited keeps its start.
+    Only the seats that change are written (none, in one query at most, when the same seats are awaited)."""
+    awaited = set(table.to_act)
+    begun = awaited - previously_awaited  # (its wait starts now: Your turn)
+    changed = begun | {s.index for s in seats if s.awaited != (s.index in awaited)}
+    changed |= previously_awaited - awaited
+    if changed:
+        # (an empty IN is no SQL: Django would leave out the whole update)
+        is_awaited = Q(index__in=sorted(awaited)) if awaited else Value(False)
+        since = Case(When(index__in=sorted(begun), then=Value(now)), default=None) if begun else None
+        Seat.objects.filter(table=table, index__in=sorted(changed)).update(
+            awaited=is_awaited, awaited_since=since
+        )
+    for seat in seats:
+        seat.awaited = seat.index in awaited
+        if seat.index in begun:
+            seat.awaited_since = now
+        elif not seat.awaited:
+            seat.awaited_since = None
 
 
 def _announce(
