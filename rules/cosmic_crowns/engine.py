@@ -38,6 +38,8 @@ Readings chosen where the rulebooks and RULINGS are silent (also on the rules pa
 
 from __future__ import annotations
 
+import json
+
 from rules.core import BaseGame, Event, IllegalMove, Move, State, below, each_language, require, shuffle
 from rules.cosmic_crowns import view as views
 from rules.cosmic_crowns.cards import (
@@ -471,6 +473,11 @@ class CosmicCrowns(BaseGame):
 
     def result(self, state: State) -> dict:
         return {"scores": list(state["crowns"]), "winners": list(state["winners"])}
+
+    def dump(self, state: State) -> dict:
+        """The state as JSON data of its own (what the table's snapshot column keeps): a JSON round trip,
+        twice as fast as a deep copy, and the data read back from the column exactly."""
+        return json.loads(json.dumps(state))
 
     def view(self, state: State, seat: int | None) -> dict:
         """What ``seat`` may know (None: a spectator). Keys:
