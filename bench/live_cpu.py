@@ -27,7 +27,9 @@ but what runs once it has committed), "frames" (``Snapshot.frame``: the viewers'
 (the rest of what runs after commit: badges, notifications, stream checks, the room advanced, the sends
 handed to the loop); and "loop" (the event loop: the sends through the channel layer, the 4 sockets
 forwarding their frames: what daphne's loop does besides its network). Then the queries per move (on the
-move's thread) and the frame parts drawn per move.
+move's thread) and the frame parts drawn per move. --badges: each player also has the "Your turn" badge's
+socket open (/ws/notifications/, on every page of the site), so that a move whose turn changes renders and
+sends the badges of the people concerned (counted in "rest").
 
 --profile FILE: then --moves more socket moves per game played on the main thread alone (the socket's
 message handed to ``tables.socket_moves.play`` as the consumer hands it, the frames rendered for 4 listening
@@ -56,6 +58,9 @@ parser.add_argument("--tables", type=int, default=10, help="tables per game, pla
 parser.add_argument("--moves", type=int, default=300, help="moves measured per game")
 parser.add_argument(
     "--via", choices=("http", "socket", "both"), default="both", help="how the moves are sent"
+)
+parser.add_argument(
+    "--badges", action="store_true", help="socket moves: each player also has a page's badge socket open"
 )
 parser.add_argument("--profile", help="save a cProfile of the socket moves' thread to this file")
 parser.add_argument("--tree", default=str(pathlib.Path(__file__).resolve().parent.parent), help="checkout")
@@ -236,6 +241,21 @@ def measure(game: str, players: list[Player], rnd: random.Random) -> dict:
     }
 
 
+async def open_socket(path: str, player: Player) -> WebsocketCommunicator:
+    """A browser's socket at ``path`` as ``player`` (their session), once its first frame has come."""
+    headers = [
+        (b"origin", b"http://127.0.0.1:8000"),
+        (b"host", b"127.0.0.1:8000"),
+        (b"cookie", player.cookie.encode()),
+    ]
+    socket = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await socket.connect(timeout=30)
+    if not connected:
+        raise SystemExit(f"the socket {path} of {player.user} was refused")
+    await socket.receive_from(timeout=30)  # (its first, whole frame)
+    return socket
+
+
 class SocketTable:
     """A table being played with its 4 seats' sockets open, as browsers hold them under daphne."""
 
@@ -245,17 +265,7 @@ class SocketTable:
 
     async def connect(self):
         for seat, player in self.seats.items():
-            headers = [
-                (b"origin", b"http://127.0.0.1:8000"),
-                (b"host", b"127.0.0.1:8000"),
-                (b"cookie", player.cookie.encode()),
-            ]
-            socket = WebsocketCommunicator(application, f"/ws/tables/{self.id}/", headers=headers)
-            connected, _ = await socket.connect(timeout=30)
-            if not connected:
-                raise SystemExit(f"seat {seat}'s socket of table {self.id} was refused")
-            await socket.receive_from(timeout=30)  # (its first, whole frame)
-            self.sockets[seat] = socket
+            self.sockets[seat] = await open_socket(f"/ws/tables/{self.id}/", player)
 
     async def close(self):
         for socket in self.sockets.values():
@@ -312,6 +322,7 @@ async def measure_sockets(game: str, players: list[Player], rnd: random.Random) 
         return table
 
     tables = [await start() for _ in range(args.tables)]
+    badges = [await open_socket("/ws/notifications/", player) for player in players] if args.badges else []
     global tally
     tally = Tally()
     drawn = parts.renders if parts else 0
@@ -334,10 +345,15 @@ async def measure_sockets(game: str, players: list[Player], rnd: random.Random) 
                 raise SystemExit(
                     f"the move {move} at seq {seq} of table {table.id} was refused: {frame[:500]}"
                 )
+        for badge in badges:  # (the badges sent so far: read, as the page would)
+            while not badge.output_queue.empty():
+                badge.output_queue.get_nowait()
         # (the process's CPU but the move's thread's: the event loop, the sockets, the channel layer)
         loop_cpu += time.process_time() - start_cpu - (tally.play - played)
     for table in tables:
         await table.close()
+    for badge in badges:
+        await badge.disconnect()
     sockets_listen[0] = False
     moves = args.moves
     return {

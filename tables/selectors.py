@@ -211,3 +211,19 @@ def challenges_received(user):
         .select_related("challenger")
         .order_by("-created_at", "-pk")
     )
+
+
+def challenges_received_counts(user_ids) -> dict[int, int]:
+    """{person: how many challenges wait for their answer} (``challenges_received``) for each of ``user_ids``,
+    in one query (a person with none is left out)."""
+    from django.db.models import Count
+
+    rows = (
+        Challenge.objects.filter(
+            challenged_id__in=list(user_ids), status=Challenge.PENDING, expires_at__gt=timezone.now()
+        )
+        .order_by()
+        .values("challenged_id")
+        .annotate(n=Count("pk"))
+    )
+    return {row["challenged_id"]: row["n"] for row in rows}

@@ -223,3 +223,21 @@ def open_invitations(user):
         .exclude(table_id__in=seated)
         .select_related("table", "invited_by")
     )
+
+
+def open_invitation_counts(user_ids) -> dict[int, int]:
+    """{person: how many ``open_invitations`` they have} for each of ``user_ids``, in one query (a person
+    with none is left out)."""
+    from django.db.models import Count, Exists, OuterRef
+
+    from tables.models import Invitation, Seat, Table
+
+    seated = Seat.objects.filter(user_id=OuterRef("user_id"), table_id=OuterRef("table_id"))
+    rows = (
+        Invitation.objects.filter(user_id__in=list(user_ids), table__status=Table.OPEN)
+        .exclude(Exists(seated))
+        .order_by()
+        .values("user_id")
+        .annotate(n=Count("pk"))
+    )
+    return {row["user_id"]: row["n"] for row in rows}

@@ -117,10 +117,17 @@ def waiting_tables(user) -> list[Waiting]:
 
 def waiting_ids(user, limit: int | None = 20) -> list[int]:
     """The ids of the tables waiting for ``user``, most urgent first (one query: the badge's list)."""
+    return waiting_ids_of([user.pk], limit)[user.pk]
+
+
+def waiting_ids_of(user_ids, limit: int | None = 20) -> dict[int, list[int]]:
+    """``waiting_ids`` of each of ``user_ids`` (one query however many they are: the badges of a move)."""
+    ids = list(dict.fromkeys(user_ids))
     rows = (
-        awaited_seats(user=user)
+        awaited_seats(user_id__in=ids)
         .select_related("table")
         .only(
+            "user_id",
             "awaited_since",
             "table__deadline",
             "table__last_move_at",
@@ -129,4 +136,7 @@ def waiting_ids(user, limit: int | None = 20) -> list[int]:
             "table__id",
         )
     )
-    return [s.table_id for s in most_urgent_first(rows)[:limit]]
+    found: dict[int, list[int]] = {pk: [] for pk in ids}
+    for seat in most_urgent_first(rows):
+        found[seat.user_id].append(seat.table_id)
+    return {pk: tables[:limit] for pk, tables in found.items()}

@@ -229,3 +229,41 @@ def test_the_badge_names_the_waiting_tables_most_urgent_first(client_for, alice,
     page = client_for(alice).get("/").content.decode()
     badge = page.split('id="your-turn-badge"')[1].split(">")[0]
     assert f'data-waiting="/tables/{soon.pk}/ /tables/{late.pk}/"' in badge and 'data-count="2"' in badge
+
+
+def test_the_badges_of_several_people_read_together_are_each_persons_own(
+    alice, bob, charlie, started_table, django_assert_num_queries
+):
+    """A move's badges are read for all its people at once (tables.notifications.refresh_badges): in three
+    queries however many they are, each person's turns, open invitations and challenges exactly as read
+    for them alone (the page's badge)."""
+    from tables import social
+    from tables.context_processors import waiting_for, waiting_for_people
+    from tables.models import Challenge, Invitation
+    from tables.selectors import challenges_received
+    from tables.your_turn import waiting_ids
+
+    two_player(started_table, alice, bob)
+    two_player(started_table, bob, charlie)  # (bob's turn there: he leads it)
+    invited_to = services.create_table(charlie, "cosmic_crowns", 3)
+    Invitation.objects.create(table=invited_to, user=alice, invited_by=charlie)
+    Invitation.objects.create(table=invited_to, user=bob, invited_by=charlie)
+    services.join_table(invited_to.pk, bob)  # (seated there: no longer an open invitation of his)
+    later = timezone.now() + timedelta(days=1)
+    Challenge.objects.create(challenger=bob, challenged=alice, game="cosmic_crowns", expires_at=later)
+    Challenge.objects.create(challenger=charlie, challenged=alice, game="cosmic_crowns", expires_at=later)
+    Challenge.objects.create(
+        challenger=alice, challenged=bob, game="cosmic_crowns", expires_at=timezone.now() - timedelta(hours=1)
+    )
+    people = [alice, bob, charlie]
+    with django_assert_num_queries(3):
+        together = waiting_for_people([p.pk for p in people])
+    for person in people:
+        alone = waiting_for(person)
+        assert together[person.pk] == alone
+        assert alone.tables == tuple(waiting_ids(person, limit=None))
+        assert alone.invitations == social.open_invitations(person).count()
+        assert alone.challenges == challenges_received(person).count()
+    assert (together[alice.pk].invitations, together[alice.pk].challenges) == (1, 2)
+    assert (together[bob.pk].invitations, together[bob.pk].challenges) == (0, 0)
+    assert [together[p.pk].turns for p in people] == [1, 1, 0]
