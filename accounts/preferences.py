@@ -37,6 +37,13 @@ def language_of_id(user_id: int) -> str:
     return chosen or settings.LANGUAGE_CODE
 
 
+def languages_of_ids(user_ids) -> dict[int, str]:
+    """``language_of_id`` of each of ``user_ids``, in one query."""
+    ids = list(user_ids)
+    chosen = dict(Preference.objects.filter(user_id__in=ids).values_list("user_id", "language"))
+    return {pk: chosen.get(pk) or settings.LANGUAGE_CODE for pk in ids}
+
+
 def language_of(user) -> str:
     """The language ``user`` chose, or the site's default (also for anonymous visitors and bots)."""
     return chosen_language(user) or settings.LANGUAGE_CODE

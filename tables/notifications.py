@@ -22,6 +22,7 @@ from accounts.models import NotificationChoice
 from accounts.preferences import (
     language_of,
     language_of_id,
+    languages_of_ids,
     not_before,
     notification_choice,
     quiet_end,
@@ -38,7 +39,8 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
     """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
     after commit refresh the live badge of everyone whose turn began or ended."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids), robust=True)  # (logged if it fails)
+    # (logged if it fails; the table as the move saved it: its id and game are all a badge names)
+    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids, table=table), robust=True)
     now = timezone.now()
     for user in newly_awaited:
         choice = notification_choice(user)
@@ -70,35 +72,48 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
                 )
 
 
-def refresh_badges(table_id: int, user_ids: list[int]) -> None:
+def refresh_badges(table_id: int, user_ids: list[int], table=None) -> None:
     """Push each person's badge, rendered once however many pages they have open (and not at all when
-    the in-process layer knows they have none)."""
+    the in-process layer knows they have none). ``table``: the table ``table_id`` names, if at hand."""
     layer = get_channel_layer()
     if layer is None:
         return
     from tables.live import has_listeners
     from tables.models import Table
 
-    table, messages = None, []
-    for user_id in user_ids:
-        group = user_group(user_id)
-        if has_listeners(layer, group):
-            table = table or Table.objects.filter(pk=table_id).only("pk", "game").first()
-            message = {"type": "turn.changed", "table": table_id, "html": badge(user_id, changed=table)}
-            messages.append((group, message))
-    if messages:
-        loops.send(layer, messages)  # (from the event loop: a request's thread does not wait for it)
+    listening = [pk for pk in dict.fromkeys(user_ids) if has_listeners(layer, user_group(pk))]
+    if not listening:
+        return
+    from tables.context_processors import waiting_for_people
+
+    if table is None:
+        table = Table.objects.filter(pk=table_id).only("pk", "game").first()
+    # (what waits for them and their languages read for all of them at once, not person by person)
+    waiting, languages = waiting_for_people(listening), languages_of_ids(listening)
+    messages = [
+        (
+            user_group(user_id),
+            {
+                "type": "turn.changed",
+                "table": table_id,
+                "html": badge(user_id, changed=table, waiting=waiting[user_id], lang=languages[user_id]),
+            },
+        )
+        for user_id in listening
+    ]
+    loops.send(layer, messages)  # (from the event loop: a request's thread does not wait for it)
 
 
-def badge(user, changed=None) -> str:  # (a user or a user id)
+def badge(user, changed=None, *, waiting=None, lang: str | None = None) -> str:  # (a user or a user id)
     """The "Your turn" badge of the navigation, as an out-of-band swap, in the person's language (its
     tooltip is words; sockets and pushes have no request to take it from). It names the most urgent waiting
     tables (the "Next game" button's) and ``changed``, the table whose turn just changed (a browser
-    notification names and opens it)."""
+    notification names and opens it). ``waiting`` and ``lang``: what waits for them and their language,
+    when the caller read them already."""
     from tables.context_processors import waiting_for
 
-    with translation.override(language_of_id(getattr(user, "pk", user))):
-        context = {"waiting": waiting_for(user), "oob": True, "changed": changed}
+    with translation.override(lang or language_of_id(getattr(user, "pk", user))):
+        context = {"waiting": waiting or waiting_for(user), "oob": True, "changed": changed}
         return render_to_string("tables/_badge.html", context)
 
 
