@@ -75,6 +75,9 @@ os.environ.pop("DATABASE_URL", None)
 os.environ.pop("REDIS_URL", None)
 os.environ["WORKER_IN_PROCESS"] = "false"
 os.environ.setdefault("TABLE_CREATE_LIMIT", "100000")
+os.environ.setdefault(
+    "MAX_UNFINISHED_TABLES", "100000"
+)  # (every game's tables are opened by the same 4 players)
 
 import django  # noqa: E402
 
