@@ -50,11 +50,30 @@ def frame_languages(user) -> list[str]:
 
 
 def has_listeners(layer, group: str) -> bool:
-    """Whether any socket is in ``group``. Known exactly in one process's in-memory layer; elsewhere (Redis)
-    a socket may sit in another process, so every viewer is rendered."""
+    """Whether any socket is in ``group``. Known exactly in one process's in-memory layer. On Redis a socket
+    may sit in another process: the groups the pages' sockets join (a table viewer's frames, a person's
+    badge) are counted in the cache (``tables.stream_presence.sockets``); any other group is taken as
+    listened to."""
+    return group in listened(layer, [group])
+
+
+def listened(layer, groups) -> set[str]:
+    """Those of ``groups`` with a socket in them (see ``has_listeners``), in one read of the cache at most."""
     if isinstance(layer, InMemoryChannelLayer):
-        return bool(layer.groups.get(group))
-    return True
+        return {group for group in groups if layer.groups.get(group)}
+    from tables.stream_presence import sockets
+
+    counted = [group for group in groups if socket_counted(group)]
+    return sockets.open_scopes(counted) | (set(groups) - set(counted))
+
+
+def socket_counted(group: str) -> bool:
+    """Whether the sockets in ``group`` count themselves in the cache: a table viewer's frames in a language
+    (``table-<id>-<viewer>-<lang>``) or a person's badge (``user-<id>``), not the API's streams (``-api``)."""
+    head, _, tail = group.rpartition("-")
+    if head == "user":
+        return tail.isdigit()
+    return head.startswith("table-") and tail in selectors.languages()
 
 
 @dataclass
@@ -87,11 +106,11 @@ class Publication:
         seat_keys = {str(user.pk): viewer_key(index) for index, user in people.items()}
         viewers = [(viewer_key(index), user) for index, user in people.items()] + [(WATCH, None)]
         messages = []
-        for key, user in viewers:
-            for lang in frame_languages(user):
-                group = table_group(table.pk, key, lang)
-                if not has_listeners(layer, group):
-                    continue
+        wanted = [(key, user, lang) for key, user in viewers for lang in frame_languages(user)]
+        heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted])
+        for key, user, lang in wanted:
+            group = table_group(table.pk, key, lang)
+            if group in heard:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
                 messages.append((group, {"type": "table.frame", **message}))

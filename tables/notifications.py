@@ -71,18 +71,19 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
 
 
 def refresh_badges(table_id: int, user_ids: list[int]) -> None:
-    """Push each person's badge, rendered once however many pages they have open (and not at all when
-    the in-process layer knows they have none)."""
+    """Push each person's badge, rendered once however many pages they have open, and not at all when they
+    have none (the in-process layer's groups, or the sockets counted in the cache: ``tables.live.listened``)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    from tables.live import has_listeners
+    from tables.live import listened
     from tables.models import Table
 
     table, messages = None, []
+    heard = listened(layer, [user_group(user_id) for user_id in user_ids])  # (one cache read on Redis)
     for user_id in user_ids:
         group = user_group(user_id)
-        if has_listeners(layer, group):
+        if group in heard:
             table = table or Table.objects.filter(pk=table_id).only("pk", "game").first()
             message = {"type": "turn.changed", "table": table_id, "html": badge(user_id, changed=table)}
             messages.append((group, message))
