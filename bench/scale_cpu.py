@@ -175,11 +175,19 @@ def measure() -> None:
 
     loops.send = counting_send
     cache_calls = [0]
+    import collections
+
+    who = collections.Counter()
     for name in ("get", "get_many", "set", "add", "incr", "decr", "touch", "delete", "set_many"):
         original = getattr(cache, name)
 
-        def wrapped(*a, _original=original, **kw):
+        def wrapped(*a, _original=original, _name=name, **kw):
             cache_calls[0] += 1
+            if os.environ.get("SCALE_CPU_WHO"):
+                import traceback
+
+                frame = traceback.extract_stack(limit=4)[-3]
+                who[f"{_name} {frame.filename.rsplit('/', 2)[-2:]}:{frame.lineno}"] += 1
             return _original(*a, **kw)
 
         setattr(cache, name, wrapped)
@@ -239,6 +247,8 @@ def measure() -> None:
         profiler.disable()
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(args.profile)
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(args.profile)
+    if who:
+        print(who.most_common(20), file=sys.stderr)
     # CPU per move: every thread of the process over the measured moves (the move, the frames, the sends on
     # the loop's thread), less the bench's own reads between moves (choosing a move: a client's side)
     own = measured[2]

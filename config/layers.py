@@ -12,6 +12,7 @@ expired entry goes at most that much later, which nobody can tell apart.
 
 from __future__ import annotations
 
+import collections
 import logging
 import time
 
@@ -82,6 +83,52 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         else:
             self._recovered()
 
+    async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
+        """Each (group, message) sent, as ``group_send`` sends one, in two trips to Redis for them all instead
+        of four per group (a move's frames: one message per viewer). Messages to one process's sockets keep
+        their order. Failures as ``group_send``'s: dropped and logged."""
+        try:
+            await self._group_send_many(messages)
+        except LAYER_FAILURES as exc:
+            self._failed("group_send", exc)
+        else:
+            self._recovered()
+
+    async def _group_send_many(self, messages: list[tuple[str, dict]]) -> None:
+        now = time.time()
+        # 1. Each group's channels (its expired members dropped first), in one pipeline per Redis server.
+        by_server = collections.defaultdict(list)
+        for group, _message in messages:
+            assert self.require_valid_group_name(group), "Group name not valid"
+            by_server[self.consistent_hash(group)].append(group)
+        members: dict[str, list[str]] = {}
+        for index, groups in by_server.items():
+            pipe = self.connection(index).pipeline(transaction=False)
+            for group in groups:
+                pipe.zremrangebyscore(self._group_key(group), min=0, max=int(now) - self.group_expiry)
+                pipe.zrange(self._group_key(group), 0, -1)
+            found = await pipe.execute()
+            for group, names in zip(groups, found[1::2], strict=True):
+                members[group] = [name.decode("utf8") for name in names]
+        # 2. Every message onto its channels' keys: one pipeline per Redis server (expired messages dropped,
+        # then one script adds them all, each under capacity; scores rising in the order given).
+        entries = collections.defaultdict(list)  # server index -> [(channel key, message bytes, capacity)]
+        for group, message in messages:
+            servers, serialized, capacities = self._map_channel_keys_to_connection(members[group], message)
+            for index, keys in servers.items():
+                entries[index] += [(key, serialized[key], capacities[key]) for key in keys]
+        for index, batch in entries.items():
+            pipe = self.connection(index).pipeline(transaction=False)
+            for key in dict.fromkeys(key for key, _, _ in batch):
+                pipe.zremrangebyscore(key, min=0, max=int(now) - int(self.expiry))
+            keys = [key for key, _, _ in batch]
+            args = [body for _, body, _ in batch] + [capacity for _, _, capacity in batch]
+            args += [now + i * 1e-6 for i in range(len(batch))] + [int(self.expiry)]
+            pipe.eval(_SEND_MANY, len(keys), *keys, *args)
+            over = (await pipe.execute())[-1]
+            if over:
+                logger.info("%s of %s messages over their channel's capacity", over, len(batch))
+
     async def receive(self, channel):
         try:
             message = await super().receive(channel)
@@ -93,3 +140,20 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                     queue.put_nowait(dict(LAYER_LOST))
             return dict(LAYER_LOST)
         return message
+
+
+# KEYS: channel keys; ARGV: the messages, their channels' capacities, their scores, then the expiry.
+_SEND_MANY = """
+local n = #KEYS
+local over = 0
+local expiry = ARGV[3 * n + 1]
+for i = 1, n do
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[n + i]) then
+        redis.call('ZADD', KEYS[i], ARGV[2 * n + i], ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over = over + 1
+    end
+end
+return over
+"""
