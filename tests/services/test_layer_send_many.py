@@ -46,9 +46,7 @@ async def test_one_batch_reaches_every_group_in_order_across_processes():
         )
 
         async def got(layer, channel, count):
-            return [
-                (await asyncio.wait_for(layer.receive(channel), timeout=5))["html"] for _ in range(count)
-            ]
+            return [(await asyncio.wait_for(layer.receive(channel), timeout=5))["html"] for _ in range(count)]
 
         assert await got(here, seat0, 1) == ["zero"]
         assert await got(here, seat1, 2) == ["one", "badge"]
