@@ -117,7 +117,7 @@ def measure() -> None:
     from django.contrib.auth.models import User
     from django.core.cache import cache
     from django.core.management import call_command
-    from django.db import connection, reset_queries
+    from django.db import close_old_connections, connection, reset_queries
 
     from tables import live, services, socket_moves
     from tables.models import Seat, Table
@@ -215,8 +215,13 @@ def measure() -> None:
         table_id, user, text = next_move(n)
         totals[2] += time.thread_time() - begin
         reset_queries()
+        close_old_connections()  # (as the socket's database_sync_to_async does before and after its call)
         refusal = socket_moves.play(table_id, user, text, "en", loop)
+        close_old_connections()
         totals[1] += len(connection.queries)
+        if os.environ.get("SCALE_CPU_QUERIES") and n == args.warm + 5:
+            for q in connection.queries:
+                print(q["time"], q["sql"][:160], file=sys.stderr)
         if refusal is not None:
             raise SystemExit(f"refused: {refusal[-300:]}")
 
