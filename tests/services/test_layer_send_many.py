@@ -58,3 +58,41 @@ async def test_one_batch_reaches_every_group_in_order_across_processes():
         await here.flush()
         await here.close_pools()
         await there.close_pools()
+
+
+async def test_a_process_takes_what_is_queued_for_its_sockets_in_one_batch_each_message_once_in_order():
+    if not services_up():
+        from tests.conftest import require_or_skip
+
+        require_or_skip("REQUIRE_SERVICES", "PostgreSQL and Redis are not running")
+    prefix = f"recvmany{uuid.uuid4().hex[:8]}"
+    sender, here = layer_of(prefix), layer_of(prefix)
+    try:
+        sockets = [await here.new_channel() for _ in range(3)]
+        for i, channel in enumerate(sockets):
+            await here.group_add(f"g{i}", channel)
+        batch = [(f"g{i % 3}", {"type": "table.frame", "html": f"frame {n}"}) for n, i in enumerate(range(9))]
+        await sender.group_send_many(batch)
+        trips = []
+        pop = here.connection(0).bzpopmin
+
+        async def counted(*args, **kwargs):
+            trips.append(args)
+            return await pop(*args, **kwargs)
+
+        here.connection(0).bzpopmin = counted
+        for i, channel in enumerate(sockets):
+            got = [(await asyncio.wait_for(here.receive(channel), timeout=5))["html"] for _ in range(3)]
+            assert got == [f"frame {n}" for n in range(i, 9, 3)]
+        assert len(trips) == 1  # (one wait for the first; the eight others came with it)
+        for channel in sockets:
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(here.receive(channel), timeout=0.3)
+        connection = here.connection(0)
+        key = here.prefix + here.non_local_name(sockets[0])
+        assert await connection.zcard(key) == 0
+        assert await connection.zcard(here._backup_channel_name(key)) == 0  # (cleared once taken)
+    finally:
+        await here.flush()
+        await here.close_pools()
+        await sender.close_pools()
