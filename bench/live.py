@@ -202,6 +202,7 @@ def site_env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="true", PYTHONUNBUFFERED="1", **extra)
     env.setdefault("TABLE_CREATE_LIMIT", "100000")  # a load generator opens tables faster than a person
+    env.setdefault("MAX_UNFINISHED_TABLES", "100000")  # (and its players sit at every table of every phase)
     return env
 
 
@@ -1236,6 +1237,9 @@ def parse_args(argv=None):
         "--moves", choices=("socket", "http"), default="socket", help="how the site's moves are sent"
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 tables, short phases")
+    parser.add_argument(
+        "--tree", help="serve another checkout (its config.asgi, settings and bench/_live_setup.py): a before"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.rates, args.duration, args.frame_timeout = 4, "5,10", 3.0, 5.0
@@ -1265,7 +1269,11 @@ async def run(args) -> None:
 
 
 def main(argv=None) -> int:
+    global ROOT, BENCH
     args = parse_args(argv)
+    if args.tree:
+        ROOT = pathlib.Path(args.tree).resolve()
+        BENCH = ROOT / "bench"
     raise_nofile()
 
     def stop(signum, frame):
@@ -1277,7 +1285,7 @@ def main(argv=None) -> int:
     began, cpu0 = time.perf_counter(), os.times()
     print(
         f"Live bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
-        f"client pid {os.getpid()}",
+        f"client pid {os.getpid()}; serving {ROOT}",
         flush=True,
     )
     try:
