@@ -157,8 +157,10 @@ class TableConsumer(
     async def leave(self) -> None:
         if self.group is not None:
             group, self.group = self.group, None
-            await self.channel_layer.group_discard(group, self.channel_name)
-            await stream_presence.sockets.aclosed(group, self.channel_layer)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            finally:  # (uncounted even when Redis failed: the group's membership expires by itself)
+                await stream_presence.sockets.aclosed(group, self.channel_layer)
 
     async def disconnect(self, code):
         await self.leave()
@@ -226,8 +228,10 @@ class NotificationConsumer(
     async def disconnect(self, code):
         if getattr(self, "group", None) is not None:
             group, self.group = self.group, None
-            await self.channel_layer.group_discard(group, self.channel_name)
-            await stream_presence.sockets.aclosed(group, self.channel_layer)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            finally:
+                await stream_presence.sockets.aclosed(group, self.channel_layer)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Push only."""
