@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import json
 import os
 import pathlib
@@ -174,8 +175,30 @@ def measure() -> None:
         _send(layer_, messages)
 
     loops.send = counting_send
+    parts = collections.Counter()  # where the CPU of the moves goes (thread time; --parts)
+    if os.environ.get("SCALE_CPU_PARTS"):
+        from tables import api_events, notifications, rooms
+
+        def timed(owner, name):
+            original = getattr(owner, name)
+
+            def wrapper(*a, **kw):
+                begin = time.thread_time()
+                try:
+                    return original(*a, **kw)
+                finally:
+                    parts[f"{owner.__name__}.{name}"] += time.thread_time() - begin
+
+            setattr(owner, name, wrapper)
+
+        timed(live.Publication, "run")
+        timed(notifications, "refresh_badges")
+        timed(api_events, "_send")
+        timed(rooms, "for_change")
+        timed(socket_moves, "play")
+        timed(services, "play_move")
+        timed(notifications, "turns_changed")
     cache_calls = [0]
-    import collections
 
     who = collections.Counter()
     for name in ("get", "get_many", "set", "add", "incr", "decr", "touch", "delete", "set_many"):
@@ -231,6 +254,7 @@ def measure() -> None:
         play(n, warm)
     time.sleep(0.5)
     sends[0] = frames[0] = cache_calls[0] = 0
+    parts.clear()
     measured = [0.0, 0, 0.0]  # (unused, queries, the bench's own CPU)
     profiler = None
     if args.profile:
@@ -254,6 +278,8 @@ def measure() -> None:
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(args.profile)
     if who:
         print(who.most_common(20), file=sys.stderr)
+    for name, seconds in parts.most_common():
+        print(f"  {name:<40}{1000 * seconds / moved:7.2f} ms a move", file=sys.stderr)
     # CPU per move: every thread of the process over the measured moves (the move, the frames, the sends on
     # the loop's thread), less the bench's own reads between moves (choosing a move: a client's side)
     own = measured[2]

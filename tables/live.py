@@ -57,18 +57,22 @@ def has_listeners(layer, group: str) -> bool:
     return group in listened(layer, [group])
 
 
-def listened(layer, groups) -> set[str]:
-    """Those of ``groups`` with a socket in them (see ``has_listeners``), in one read of the cache at most."""
-    if isinstance(layer, InMemoryChannelLayer):
-        return {group for group in groups if layer.groups.get(group)}
+def listened(layer, groups, streams=()) -> set[str]:
+    """Those of ``groups`` with a socket in them (see ``has_listeners``), and those of ``streams`` (scopes of
+    the API's streams, ``tables.stream_presence.streams``) that may have a stream open: in one read of the
+    cache at most."""
+    if isinstance(layer, InMemoryChannelLayer):  # (the streams' own groups say it: tables.streams)
+        return {group for group in groups if layer.groups.get(group)} | set(streams)
     from django.core.cache import cache
 
-    from tables.stream_presence import sockets
+    from tables.stream_presence import open_among, sockets
+    from tables.stream_presence import streams as stream_counts
 
     if getattr(cache, "degraded", False):  # (Redis out of reach: the counts are this process's own)
-        return set(groups)
+        return set(groups) | set(streams)
     counted = [group for group in groups if socket_counted(group)]
-    return sockets.open_scopes(counted) | (set(groups) - set(counted))
+    heard, streaming = open_among((sockets, counted), (stream_counts, streams))
+    return heard | (set(groups) - set(counted)) | streaming
 
 
 def socket_counted(group: str) -> bool:
@@ -111,14 +115,17 @@ class Publication:
         viewers = [(viewer_key(index), user) for index, user in people.items()] + [(WATCH, None)]
         messages = []
         wanted = [(key, user, lang) for key, user in viewers for lang in frame_languages(user)]
-        heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted])
+        from tables.stream_presence import table_scope
+
+        scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
+        heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
             if group in heard:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
                 messages.append((group, {"type": "table.frame", **message}))
-        messages += stream_messages(layer, table, snapshot, viewers, seat_keys)
+        messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in heard)
         if messages:
             send(layer, messages)
         # The table's room takes what this change drew, for the table's next move and readers.
@@ -145,14 +152,16 @@ class Publication:
 STREAM = "api"  # the groups of the API's table streams (tables.streams): table-<id>-<viewer key>-api
 
 
-def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[str, dict]]:
+def stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=None) -> list[tuple[str, dict]]:
     """A change's lines for the API's table streams, one message per viewer with a stream open: its
     ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
     encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
     from tables.models import Table
     from tables.stream_presence import open_scopes, table_scope
 
-    if not isinstance(layer, InMemoryChannelLayer) and not open_scopes([table_scope(table.pk)]):
+    if streaming is None:  # (else the caller read it with the frames' counts)
+        streaming = isinstance(layer, InMemoryChannelLayer) or bool(open_scopes([table_scope(table.pk)]))
+    if not streaming:
         return []  # (no stream open for this table in any process: one cache read, no work)
     out = []
     for key, _user in viewers:
