@@ -39,10 +39,16 @@ What it does, in order:
          its server's CPU from /proc. Printed side by side with the site: moves/s, server CPU per move
          (ms, utime + stime over the window / moves), p50/p95/p99, errors, median bytes per seat per move,
          and site/peer ratios; with the saturation search, the peer's own ladder (25, 50, 100, ...) too.
-  E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 9, flushed before and
-         after; WORKER_IN_PROCESS=false): the saturation search against one daphne, then two (a table's
-         HTTP and its seats' sockets spread over both ports, so frames cross processes through Redis).
-         Skipped with a note when the services do not answer, or with --no-services.
+  E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 11, flushed before and
+         after; WORKER_IN_PROCESS=false). First, at each of --rates, the same load on a daphne of the
+         embedded default (SQLite, in-memory layer: a fresh one beside it) and on a daphne of PostgreSQL +
+         Redis, one right after the other: each one's server CPU per move (utime + stime from /proc over
+         the window / moves) side by side, with the ratio and issue 31's bound (point 5: <= 1.3x) and the
+         load average. Then the saturation search against one daphne, then two (a table's HTTP and its
+         seats' sockets spread over both ports, so frames cross processes through Redis), and the ratio
+         against point 5's bound (two >= 1.8x one). The moves go as --moves says (the socket, by default).
+         Skipped with a note when the services do not answer, or with --no-services (--only-services:
+         this part alone).
 
 Reading the output: one row per app and rate. moves/s is the achieved rate: the moves dispatched in
 the window whose frames reached all 4 seats by 1 s after it, per second of the window; p50/p95/p99 the
@@ -95,7 +101,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 DAPHNE = pathlib.Path(sys.executable).with_name("daphne")
 GAME, SEATS = "cosmic_crowns", 4
-REDIS = "redis://127.0.0.1:6379/9"
+REDIS = "redis://127.0.0.1:6379/11"
 STATUS_SEQ = re.compile(r'id="table-\d+-status"[^>]*?\sdata-seq="(\d+)"')
 ANY_SEQ = re.compile(r'data-seq="(\d+)"')
 MOVE_ATTR = re.compile(r'data-move="([^"]*)"')
@@ -196,6 +202,7 @@ def site_env(**extra: str) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH")}
     env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="true", PYTHONUNBUFFERED="1", **extra)
     env.setdefault("TABLE_CREATE_LIMIT", "100000")  # a load generator opens tables faster than a person
+    env.setdefault("MAX_UNFINISHED_TABLES", "100000")  # (and its players sit at every table of every phase)
     return env
 
 
@@ -1092,17 +1099,41 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             server.stop()
 
 
+def load_note() -> str:
+    return f"load average {os.getloadavg()[0]:.2f}"
+
+
 async def services_part(args, tmp: pathlib.Path) -> None:
-    print("\nE. PostgreSQL + Redis: saturation with one daphne, then two", flush=True)
+    print(
+        f"\nE. PostgreSQL + Redis: CPU per move beside SQLite at the same offered rates, then saturation with one "
+        f"daphne and two ({load_note()})",
+        flush=True,
+    )
     why = await asyncio.to_thread(services_up, REDIS)
     if why:
         print(f"  skipped: PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable ({why})")
         return
+    socket_moves = args.moves == "socket"
     servers: list[Server] = []
+    lite_server = None
     with fresh_database("livebench", REDIS) as database_url:
         try:
             env = site_env(DATABASE_URL=database_url, REDIS_URL=REDIS, WORKER_IN_PROCESS="false")
             info = await asyncio.to_thread(prepare_site, env)
+            lite_env = site_env(SQLITE_PATH=str(tmp / "beside.sqlite3"))
+            lite_info = await asyncio.to_thread(prepare_site, lite_env)
+            lite_server = await asyncio.to_thread(
+                Server, "sqlite daphne", "config.asgi:application", ROOT, lite_env, tmp / "beside.log"
+            )
+            servers.append(
+                await asyncio.to_thread(
+                    Server, "daphne 1", "config.asgi:application", ROOT, env, tmp / "pg-0.log"
+                )
+            )
+            await cpu_beside_sqlite(args, servers[0], info, lite_server, lite_info, socket_moves)
+            lite_server.stop()
+            if args.skip_saturation:
+                return
             rates = ladder(args.sat_start, args.sat_max)
             results = {}
             for count in (1, 2):
@@ -1117,7 +1148,10 @@ async def services_part(args, tmp: pathlib.Path) -> None:
                             tmp / f"pg-{len(servers)}.log",
                         )
                     )
-                app = await open_app(f"site x{count}", list(servers), players_of(info), info["cookie"], args)
+                app = await open_app(
+                    f"site x{count}", list(servers), players_of(info), info["cookie"], args, socket_moves
+                )
+                print(f"(saturation with {count} daphne{'s' if count > 1 else ''}, {load_note()})")
                 print(HEADER)
                 try:
                     runs, rate = await saturation(app, rates, args.sat_duration)
@@ -1126,19 +1160,59 @@ async def services_part(args, tmp: pathlib.Path) -> None:
                 results[count] = (rate, max(s.achieved for s in runs))
             (one, one_peak), (two, two_peak) = results[1], results[2]
             print(
-                f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and {two_peak:.1f})"
+                f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and "
+                f"{two_peak:.1f}; {load_note()})"
             )
             value, basis = capacity_ratio(two, one, two_peak, one_peak)
-            ok = value is not None and value >= 1.6
-            print(f"  two daphnes >= 1.6x one: {verdict(ok)} ({fmt(value, '.2f')}x, {basis})")
+            ok = value is not None and value >= 1.8
+            print(
+                f"  two daphnes >= 1.8x one (issue 31, point 5): {verdict(ok)} ({fmt(value, '.2f')}x, {basis})"
+            )
             if not ok:
                 print(
                     "  (2 cores carry the client, both daphnes, PostgreSQL and Redis here: a second process gains\n"
                     "   only what the first left idle of a core; behind a proxy on separate machines it would not share)"
                 )
         finally:
-            for server in servers:
+            for server in [*servers, *([lite_server] if lite_server else [])]:
                 server.stop()
+
+
+async def cpu_beside_sqlite(args, pg_server, info, lite_server, lite_info, socket_moves: bool) -> None:
+    """At each of --rates: the same load on a daphne of the embedded default (SQLite, in-memory layer) and on
+    one of PostgreSQL + Redis, one right after the other; each one's server CPU per move from /proc, side by
+    side, with the ratio and issue 31's bound (point 5: PostgreSQL + Redis <= 1.3x SQLite)."""
+    lite = await open_app(
+        "sqlite", [lite_server], players_of(lite_info), lite_info["cookie"], args, socket_moves
+    )
+    pg = await open_app("pg+redis", [pg_server], players_of(info), info["cookie"], args, socket_moves)
+    moved = "over the socket" if socket_moves else "posted over HTTP"
+    print(f"(moves {moved}; {args.tables} tables x {SEATS} seats, {args.duration:g} s per rate and set-up)")
+    print(HEADER)
+    pairs = []
+    try:
+        for rate in args.rates:
+            loads = [os.getloadavg()[0]]
+            a = await run_phase(lite, rate, args.duration)
+            print_row(a, f"{rate:g}/s")
+            b = await run_phase(pg, rate, args.duration)
+            print_row(b, f"{rate:g}/s")
+            loads.append(os.getloadavg()[0])
+            pairs.append((rate, a, b, loads))
+    finally:
+        await lite.close()
+        await pg.close()
+    print(
+        f"\n{'rate':<8}{'SQLite ms/mv':>13}{'PG+Redis ms/mv':>16}{'ratio':>8}{'<= 1.3x':>9}{'errors':>8}  load"
+    )
+    for rate, a, b, loads in pairs:
+        mine, base = b.cpu_ms_per_move, a.cpu_ms_per_move
+        ok = mine is not None and base and mine <= 1.3 * base
+        print(
+            f"{rate:g}/s{'':<{8 - len(f'{rate:g}/s')}}{fmt(base, '.1f'):>13}{fmt(mine, '.1f'):>16}"
+            f"{ratio(mine, base):>8}{verdict(ok):>9}{f'{a.errors}/{b.errors}':>8}  "
+            f"{loads[0]:.2f} -> {loads[1]:.2f}"
+        )
 
 
 def parse_args(argv=None):
@@ -1157,11 +1231,15 @@ def parse_args(argv=None):
     parser.add_argument("--skip-saturation", action="store_true")
     parser.add_argument("--skip-idle", action="store_true")
     parser.add_argument("--no-services", action="store_true", help="skip part E (PostgreSQL + Redis)")
+    parser.add_argument("--only-services", action="store_true", help="part E alone (PostgreSQL + Redis)")
     parser.add_argument("--no-peer", action="store_true", help="skip part F (boardgame.io beside the site)")
     parser.add_argument(
         "--moves", choices=("socket", "http"), default="socket", help="how the site's moves are sent"
     )
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 tables, short phases")
+    parser.add_argument(
+        "--tree", help="serve another checkout (its config.asgi, settings and bench/_live_setup.py): a before"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.tables, args.rates, args.duration, args.frame_timeout = 4, "5,10", 3.0, 5.0
@@ -1177,7 +1255,8 @@ def parse_args(argv=None):
 async def run(args) -> None:
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="cardclub-live-"))
     try:
-        await local_part(args, tmp)
+        if not args.only_services:
+            await local_part(args, tmp)
         if args.no_services:
             print("\nE. PostgreSQL + Redis: skipped (--no-services)")
         else:
@@ -1190,7 +1269,11 @@ async def run(args) -> None:
 
 
 def main(argv=None) -> int:
+    global ROOT, BENCH
     args = parse_args(argv)
+    if args.tree:
+        ROOT = pathlib.Path(args.tree).resolve()
+        BENCH = ROOT / "bench"
     raise_nofile()
 
     def stop(signum, frame):
@@ -1202,7 +1285,7 @@ def main(argv=None) -> int:
     began, cpu0 = time.perf_counter(), os.times()
     print(
         f"Live bench: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start; "
-        f"client pid {os.getpid()}",
+        f"client pid {os.getpid()}; serving {ROOT}",
         flush=True,
     )
     try:

@@ -18,7 +18,7 @@ import threading
 import time
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
@@ -40,9 +40,28 @@ class _Outage:
 _outages: dict[str, _Outage] = {}
 
 
+class KeptClients(RedisCacheClient):
+    """Django's Redis cache client, keeping one redis-py client per connection pool instead of making one for
+    every call: making one (its table of reply handlers) costs about as much CPU as the call itself, and a
+    move makes a few cache calls (people's stamps, who listens: ``tables.stream_presence``). A redis-py
+    client over a pool is safe to share between threads."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._clients = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
 class ResilientRedisCache(RedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
+        self._class = KeptClients
         location = server if isinstance(server, str) else ",".join(server)
         # (LocMemCache instances of one name share their storage: every thread reads the same fallback)
         self._fallback = LocMemCache(f"resilient:{location}", {"TIMEOUT": params.get("TIMEOUT", 300)})

@@ -21,7 +21,7 @@ from accounts import blocks, push
 from accounts.limits import LimitReached, room_for
 from accounts.models import ClubSetting, Follow
 from accounts.preferences import language_of
-from tables import api_events, notifications, selectors, services, social
+from tables import api_events, loops, notifications, selectors, services, social
 from tables.club import person
 from tables.errors import BadRequest, Conflict, Forbidden, NotFound
 from tables.models import Challenge, Seat, Table
@@ -247,7 +247,6 @@ def _tell_challenger(challenge: Challenge, accepted: bool) -> None:
 
 def tell_live(user_id: int, news: str) -> None:
     """After commit: the person's open pages get their badge and the news (a toast), over the badge socket."""
-    from asgiref.sync import async_to_sync
     from channels.layers import get_channel_layer
     from django.template.loader import render_to_string
 
@@ -258,7 +257,7 @@ def tell_live(user_id: int, news: str) -> None:
     if layer is None or not has_listeners(layer, group):
         return
     html = notifications.badge(user_id) + render_to_string("tables/_news.html", {"news": news, "oob": True})
-    async_to_sync(layer.group_send)(group, {"type": "turn.changed", "table": None, "html": html})
+    loops.send(layer, [(group, {"type": "turn.changed", "table": None, "html": html})])  # (from the loop)
 
 
 @transaction.atomic

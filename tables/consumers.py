@@ -22,7 +22,7 @@ from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live, rooms, selectors, socket_moves
+from tables import chat_frames, live, rooms, selectors, socket_moves, stream_presence
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
@@ -147,14 +147,20 @@ class TableConsumer(
         return True
 
     async def join(self, key: str) -> None:
+        """Join the group of ``key`` in this socket's language, counted there before it returns (on Redis, in
+        the cache: ``tables.stream_presence.sockets``), so that a change committed after it draws the frame."""
         await self.leave()
         self.key, self.group = key, live.table_group(self.table_id, key, self.lang)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await stream_presence.sockets.aopened(self.group, self.channel_layer)
 
     async def leave(self) -> None:
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+            group, self.group = self.group, None
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            finally:  # (uncounted even when Redis failed: the group's membership expires by itself)
+                await stream_presence.sockets.aclosed(group, self.channel_layer)
 
     async def disconnect(self, code):
         await self.leave()
@@ -215,12 +221,17 @@ class NotificationConsumer(
             return
         self.group = user_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await stream_presence.sockets.aopened(self.group, self.channel_layer)  # (badges are drawn for it)
         await self.accept()
         await self.send(text_data=await database_sync_to_async(badge)(user))
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None) is not None:
+            group, self.group = self.group, None
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            finally:
+                await stream_presence.sockets.aclosed(group, self.channel_layer)
 
     async def receive(self, text_data=None, bytes_data=None):
         """Push only."""

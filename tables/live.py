@@ -50,11 +50,38 @@ def frame_languages(user) -> list[str]:
 
 
 def has_listeners(layer, group: str) -> bool:
-    """Whether any socket is in ``group``. Known exactly in one process's in-memory layer; elsewhere (Redis)
-    a socket may sit in another process, so every viewer is rendered."""
-    if isinstance(layer, InMemoryChannelLayer):
-        return bool(layer.groups.get(group))
-    return True
+    """Whether any socket is in ``group``. Known exactly in one process's in-memory layer. On Redis a socket
+    may sit in another process: the groups the pages' sockets join (a table viewer's frames, a person's
+    badge) are counted in the cache (``tables.stream_presence.sockets``); any other group is taken as
+    listened to."""
+    return group in listened(layer, [group])
+
+
+def listened(layer, groups, streams=()) -> set[str]:
+    """Those of ``groups`` with a socket in them (see ``has_listeners``), and those of ``streams`` (scopes of
+    the API's streams, ``tables.stream_presence.streams``) that may have a stream open: in one read of the
+    cache at most."""
+    if isinstance(layer, InMemoryChannelLayer):  # (the streams' own groups say it: tables.streams)
+        return {group for group in groups if layer.groups.get(group)} | set(streams)
+    from django.core.cache import cache
+
+    from tables.stream_presence import open_among, sockets
+    from tables.stream_presence import streams as stream_counts
+
+    if getattr(cache, "degraded", False):  # (Redis out of reach: the counts are this process's own)
+        return set(groups) | set(streams)
+    counted = [group for group in groups if socket_counted(group)]
+    heard, streaming = open_among((sockets, counted), (stream_counts, streams))
+    return heard | (set(groups) - set(counted)) | streaming
+
+
+def socket_counted(group: str) -> bool:
+    """Whether the sockets in ``group`` count themselves in the cache: a table viewer's frames in a language
+    (``table-<id>-<viewer>-<lang>``) or a person's badge (``user-<id>``), not the API's streams (``-api``)."""
+    head, _, tail = group.rpartition("-")
+    if head == "user":
+        return tail.isdigit()
+    return head.startswith("table-") and tail in selectors.languages()
 
 
 @dataclass
@@ -87,15 +114,18 @@ class Publication:
         seat_keys = {str(user.pk): viewer_key(index) for index, user in people.items()}
         viewers = [(viewer_key(index), user) for index, user in people.items()] + [(WATCH, None)]
         messages = []
-        for key, user in viewers:
-            for lang in frame_languages(user):
-                group = table_group(table.pk, key, lang)
-                if not has_listeners(layer, group):
-                    continue
+        wanted = [(key, user, lang) for key, user in viewers for lang in frame_languages(user)]
+        from tables.stream_presence import table_scope
+
+        scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
+        heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
+        for key, user, lang in wanted:
+            group = table_group(table.pk, key, lang)
+            if group in heard:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
                 messages.append((group, {"type": "table.frame", **message}))
-        messages += stream_messages(layer, table, snapshot, viewers, seat_keys)
+        messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in heard)
         if messages:
             send(layer, messages)
         # The table's room takes what this change drew, for the table's next move and readers.
@@ -122,14 +152,16 @@ class Publication:
 STREAM = "api"  # the groups of the API's table streams (tables.streams): table-<id>-<viewer key>-api
 
 
-def stream_messages(layer, table, snapshot, viewers, seat_keys) -> list[tuple[str, dict]]:
+def stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=None) -> list[tuple[str, dict]]:
     """A change's lines for the API's table streams, one message per viewer with a stream open: its
     ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
     encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
     from tables.models import Table
     from tables.stream_presence import open_scopes, table_scope
 
-    if not isinstance(layer, InMemoryChannelLayer) and not open_scopes([table_scope(table.pk)]):
+    if streaming is None:  # (else the caller read it with the frames' counts)
+        streaming = isinstance(layer, InMemoryChannelLayer) or bool(open_scopes([table_scope(table.pk)]))
+    if not streaming:
         return []  # (no stream open for this table in any process: one cache read, no work)
     out = []
     for key, _user in viewers:

@@ -69,4 +69,8 @@ def _sent(task: asyncio.Task) -> None:
 
 
 async def _send_all(layer, messages) -> None:
-    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+    many = getattr(layer, "group_send_many", None)  # (Redis's: all of them in two trips, config.layers)
+    if many is not None and len(messages) > 1:
+        await many(messages)
+    else:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))

@@ -73,15 +73,18 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
 
 
 def refresh_badges(table_id: int, user_ids: list[int], table=None) -> None:
-    """Push each person's badge, rendered once however many pages they have open (and not at all when
-    the in-process layer knows they have none). ``table``: the table ``table_id`` names, if at hand."""
+    """Push each person's badge, rendered once however many pages they have open, and not at all when they
+    have none (the in-process layer's groups, or the sockets counted in the cache: ``tables.live.listened``).
+    ``table``: the table ``table_id`` names, if at hand."""
     layer = get_channel_layer()
     if layer is None:
         return
-    from tables.live import has_listeners
+    from tables.live import listened
     from tables.models import Table
 
-    listening = [pk for pk in dict.fromkeys(user_ids) if has_listeners(layer, user_group(pk))]
+    people = list(dict.fromkeys(user_ids))
+    heard = listened(layer, [user_group(pk) for pk in people])  # (one cache read on Redis)
+    listening = [pk for pk in people if user_group(pk) in heard]
     if not listening:
         return
     from tables.context_processors import waiting_for_people

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from tables import worker
+from tables import stream_presence, worker
 from tables.models import Challenge, Table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,7 +52,15 @@ def post(user, path, body=None):
     )
 
 
+def badge_sockets_open(*users) -> None:
+    """Each person has a page open with its badge socket, in some process (counted in the cache): a change
+    that concerns them sends them their badge."""
+    for user in users:
+        stream_presence.sockets.opened(f"user-{user.pk}")
+
+
 def test_a_challenge_is_made_and_accepted_while_redis_is_down(redis_down, alice, bob, caplog):
+    badge_sockets_open(alice, bob)
     with caplog.at_level(logging.ERROR):
         made = post(alice, "/api/challenges", {"username": "bob", "game": "cosmic_crowns"})
         assert made.status_code == 201
@@ -85,6 +93,7 @@ def test_the_worker_expires_challenges_while_the_layer_is_down(settings, alice, 
             "CONFIG": {"hosts": [{"address": nobody_listens(), "socket_connect_timeout": 1}]},
         }
     }
+    badge_sockets_open(alice, bob)
     made = post(alice, "/api/challenges", {"username": "bob", "game": "cosmic_crowns", "expires_in": 60})
     assert made.status_code == 201
     caplog.clear()

@@ -57,9 +57,10 @@ def play(table_id, users):
 
 def test_a_move_with_no_stream_open_sends_no_stream_message(alice, bob, layer):
     table = a_move(alice, bob)
+    stream_presence.sockets.opened(f"table-{table.pk}-s1-en")  # (bob's page, in some process)
     layer.sent.clear()
     play(table.pk, {0: alice, 1: bob})
-    assert layer.sent  # (the frames still go: sockets are not counted here)
+    assert [g for g, m in layer.sent if m["type"] == "table.frame"] == [f"table-{table.pk}-s1-en"]
     assert [g for g, m in layer.sent if m["type"] in ("table.stream", "api.event")] == []
 
 
@@ -87,3 +88,35 @@ def test_a_stream_counts_while_open_and_stops_counting_when_it_ends(layer):
     assert stream_presence.open_scopes([scope]) == {scope}
     stream_presence.closed(scope)
     assert stream_presence.open_scopes([scope]) == set()
+
+
+def test_sockets_count_per_group_and_a_change_draws_only_for_counted_groups(alice, bob, layer):
+    """On Redis a page's socket counts itself in its group (tables.consumers): a change draws and sends the
+    frames of those groups only, in one read of the counts; groups nobody counts (tournaments' pages, the
+    API's streams) are not left out."""
+    table = a_move(alice, bob)
+    seat = f"table-{table.pk}-s0-en"
+    assert live.listened(layer, [seat, f"table-{table.pk}-watch-fr", "tournament-3-en"]) == {
+        "tournament-3-en"
+    }
+    stream_presence.sockets.opened(seat)
+    assert live.has_listeners(layer, seat)
+    assert not live.has_listeners(layer, f"table-{table.pk}-s0-fr")
+    assert live.has_listeners(layer, f"table-{table.pk}-s0-api")  # (the streams count per table instead)
+    stream_presence.sockets.closed(seat)
+    assert not live.has_listeners(layer, seat)
+
+
+def test_while_redis_is_out_of_reach_every_group_is_drawn(layer, monkeypatch):
+    """The counts then are this process's own (config.cache answers from its memory): a socket of another
+    process would be missed, so every viewer is drawn, as before any count."""
+    from django.core import cache as caches
+
+    class Degraded:
+        degraded = True
+
+        def __getattr__(self, name):
+            return getattr(caches.cache, name)
+
+    monkeypatch.setattr(caches, "cache", Degraded())
+    assert live.listened(layer, ["table-1-s0-en", "user-4"]) == {"table-1-s0-en", "user-4"}
