@@ -59,7 +59,12 @@ def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None
 
     seats, state, kept = rooms.now(table, drawn)
     snapshot = Snapshot.read(table, seats=seats, state=state)
-    board = kept if kept is not None else snapshot.frame(user, lang)
+    board = kept
+    if board is None:
+        board = snapshot.frame(user, lang)
+        key = drawn(seats)
+        if key is not None:  # (kept for the seat: the next change sends this socket what changed since)
+            rooms.keep_frame(table, key, board)
     # (the chat panel from the seats as they are: muting the chat changes a seat without a new revision)
     frame = board + chat_frames.panel_frame(table, selectors.read_seats(table), user, lang)
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
@@ -187,9 +192,11 @@ class TableConsumer(
                 await self.count_watching()
                 await self.send(text_data=self.pending)
             return
-        if event["revision"] > self.revision + 1:
+        base = event.get("base")  # (a partial frame: what changed since that revision)
+        if event["revision"] > self.revision + 1 or (base is not None and base != self.revision):
             # Frames were lost on the way (Redis was down, say): every change sends one, so this socket
-            # missed some. Read the table as it is now, the chat included, and send all of it.
+            # missed some; or the frame holds only what changed since a revision this socket does not show.
+            # Read the table as it is now, the chat included, and send all of it.
             if await self.refresh():
                 await self.count_watching()
                 await self.send(text_data=self.pending)

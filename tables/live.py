@@ -5,7 +5,10 @@ i's player reading in ``lang`` (three tabs are one viewer), ``table-<id>-watch-<
 reading in ``lang``. A socket's language is the one its person chose on their account, else its browser's
 (``tables.consumers.socket_language``, as LocaleMiddleware decides a page's). After a change commits, the
 process that made it renders one frame per (viewer, language) that has a socket and sends it to that group;
-the sockets only forward it, without touching the database. A frame carries the table's ``revision``
+the sockets only forward it, without touching the database. After a socket's first frame, what is sent is
+the partial frame from that viewer's frame at the revision before (``tables.frame_diff``, from the frames the
+table's room kept), marked with that ``base`` revision: a socket that holds it forwards it, any other reads
+the table anew and sends a full frame. A frame carries the table's ``revision``
 (bumped by every change, under the table's lock), so a socket never replaces a newer frame with an older
 one, and the seat of every player, so a socket whose person took or left a seat re-keys itself.
 """
@@ -20,7 +23,7 @@ from typing import Any
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from accounts.preferences import chosen_language
-from tables import loops, rooms, selectors
+from tables import frame_diff, loops, rooms, selectors
 
 logger = logging.getLogger(__name__)
 
@@ -94,6 +97,7 @@ class Publication:
     state: Any = None  # the engine's state after the change, if at hand (saves loading the snapshot)
     log: tuple | None = None  # the log's (moves, events) after the change, if at hand (saves reading them)
     frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
+    parsed: dict[tuple[str, str], Any] = field(default_factory=dict)  # the frames sent, located (frame_diff)
     _snapshot: Any = None
 
     def snapshot(self):
@@ -119,11 +123,18 @@ class Publication:
 
         scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
         heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
+        before = rooms.frames_before(table)  # (each viewer's frame at the revision before: partial frames)
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
             if group in heard:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
+                parsed = self.parsed[key, lang] = frame_diff.Parsed.of(html)
+                if (key, lang) in before:
+                    part = frame_diff.partial(before[key, lang], parsed)
+                    if part is not html:
+                        # Only what changed since the frame at the revision before: for a socket that holds it.
+                        message.update(html=part, base=table.revision - 1)
                 messages.append((group, {"type": "table.frame", **message}))
         messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in heard)
         if messages:
@@ -138,6 +149,7 @@ class Publication:
             log=log,
             positions=snapshot.positions_drawn(),
             frames=dict(self.frames),
+            parsed=dict(self.parsed),
         )
 
     def frame_for(self, user, lang: str) -> str:

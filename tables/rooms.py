@@ -17,7 +17,9 @@ and once it commits its publication hands the room what it drew (``advance``): t
 after, the log extended by the move, each viewer's position and frame. ``GET /api/tables/<id>`` answers from
 the room (``position``), and a socket that connects gets its seat's frame from it when the room drew one at
 the table's revision (``now``). A frame is kept per viewer key and language (``tables.live``), and only
-ever given to the seat it was drawn for (a spectator's frame depends on who reads it: drawn for them).
+ever given to the seat it was drawn for (a spectator's frame depends on who reads it: drawn for them). The
+frames a room keeps at one revision are what the next change's partial frames are computed from
+(``frames_before``: each socket gets only what changed since the frame it holds).
 
 A room learns only what was committed: a change hands it over once its transaction has, and a reader that
 reloads a room (``position``, ``now``) is outside any change's transaction (the services commit before the
@@ -38,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accounts import api_tokens
-from tables import selectors
+from tables import frame_diff, selectors
 from tables.models import Seat, Table
 
 ROOMS = 4096
@@ -79,6 +81,9 @@ class Room:
         self.log: tuple | None = None  # (moves, seat events) the log shows at the moment, when known
         self.positions: dict[int | None, selectors.Position] = {}
         self.frames: dict[tuple[str, str], str] = {}  # {(viewer key, language): frame}
+        self.parsed: dict[
+            tuple[str, str], Any
+        ] = {}  # {(viewer key, language): the frame's tables.frame_diff.Parsed}
 
     def fresh(self, table: Table) -> bool:
         """Whether the room holds ``table`` as the database has it now (its revision), its people unchanged."""
@@ -88,7 +93,7 @@ class Room:
 
     def _replace(self, at: tuple, seats, people, state, log) -> None:
         self.moment, self.seats, self.people, self.state, self.log = at, seats, people, state, log
-        self.positions, self.frames = {}, {}
+        self.positions, self.frames, self.parsed = {}, {}, {}
 
     def _reload(self, table: Table) -> None:
         """Read the seats (under the stamps of the people seated when last known) and load the state."""
@@ -136,7 +141,9 @@ def for_change(table: Table) -> Held:
     return Held(*read_seats(table))
 
 
-def advance(table: Table, *, seats, people, state, log=None, positions=None, frames=None) -> None:
+def advance(
+    table: Table, *, seats, people, state, log=None, positions=None, frames=None, parsed=None
+) -> None:
     """What a committed change (at ``table``'s revision) drew: the room takes it unless it already holds a
     later moment; at its own moment it adds the positions and frames drawn."""
     at = moment(table)
@@ -152,6 +159,31 @@ def advance(table: Table, *, seats, people, state, log=None, positions=None, fra
             here.log = log
         here.positions.update(positions or {})
         here.frames.update(frames or {})
+        here.parsed.update(parsed or {})
+
+
+def keep_frame(table: Table, key: tuple[str, str], frame: str) -> None:
+    """A frame drawn outside a change (a socket connecting) for the seat ``key`` names, at ``table``'s
+    revision: kept when the room is at that revision, so that the next change's frame for it is partial."""
+    here = room(table.pk)
+    with here.lock:
+        if here.moment == moment(table) and key not in here.frames:
+            here.frames[key] = frame
+
+
+def frames_before(table: Table) -> dict:
+    """The frames the room drew at the revision before ``table``'s (the one a change at ``table``'s revision
+    follows), located for a partial frame (``tables.frame_diff.Parsed``), by (viewer key, language); {} when
+    the room is not at that revision (a process that did not make the change before: its sockets get full
+    frames)."""
+    here = room(table.pk)
+    with here.lock:
+        if here.moment != (table.revision - 1, table.invite_token):
+            return {}
+        parsed = dict(here.parsed)
+        missing = [key for key in here.frames if key not in parsed]
+        frames = {key: here.frames[key] for key in missing}
+    return parsed | {key: frame_diff.Parsed.of(frame) for key, frame in frames.items()}
 
 
 def position(table: Table, viewer_of) -> tuple[list[Seat], selectors.Position]:

@@ -26,7 +26,55 @@
   ["htmx:afterRequest", "htmx:oobAfterSwap", "htmx:sendError"].forEach(function (name) {
     document.addEventListener(name, doneMoving);
   });
+  // A socket's frames after its first carry only what changed (tables/frame_diff.py): an element marked
+  // data-attrs-only gives its element in the page these attributes and keeps its content; an element whose
+  // parts the page already shows holds them as stubs (data-kept), replaced here by the page's own element of
+  // that id before the swap. The board's scripts hear of the board once all of a frame is in
+  // ("cardclub:swapped" on the board), as they did when every frame replaced it whole.
+  const settled = new Set();  // elements whose "cardclub:swapped" waits for the end of the frame
+  function broken() { window.location.reload(); }  // (a page that is not what the frame applies to: load it anew)
+  function setAttributes(target, fresh) {
+    const names = function (el) { return Array.from(el.attributes).map(function (a) { return a.name; }); };
+    const wanted = names(fresh).filter(function (n) { return n !== "data-attrs-only"; });
+    if (names(target).join(" ") !== wanted.join(" ")) {
+      names(target).forEach(function (n) { target.removeAttribute(n); });
+    }
+    wanted.forEach(function (n) {
+      const v = fresh.getAttribute(n);
+      if (target.getAttribute(n) !== v) target.setAttribute(n, v);
+    });
+  }
+  document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    const t = evt.detail.target, fresh = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (!t || !fresh) return;
+    const board = t.closest && t.closest(".board");
+    if (board && board !== t) settled.add(board);
+    if (fresh.hasAttribute("data-attrs-only")) {
+      evt.detail.shouldSwap = false;
+      evt.detail.attrsOnly = true;
+      setAttributes(t, fresh);
+      settled.add(t);
+      return;
+    }
+    if (t.classList && t.classList.contains("move-log")) return;  // (its lines are merged below)
+    evt.detail.fragment.querySelectorAll("[data-kept]").forEach(function (stub) {
+      const live = document.getElementById(stub.id);
+      if (live && t.contains(live)) stub.replaceWith(live); else broken();
+    });
+  });
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    const waiting = Array.from(settled);
+    settled.clear();
+    waiting.forEach(function (el) {
+      const t = el.isConnected ? el : el.id && document.getElementById(el.id);
+      if (t) document.dispatchEvent(new CustomEvent("cardclub:swapped", { detail: { target: t } }));
+    });
+  });
   document.body.addEventListener("htmx:oobAfterSwap", function (evt) {
+    // (htmx tells every element a frame swapped in so far of each later swap: each swap is handled once)
+    if (evt.detail.cardclubSeen) return;
+    evt.detail.cardclubSeen = true;
+    if (evt.detail.attrsOnly) return;  // (told once the whole frame is in: above)
     // detail.target is the element the swap aimed at: for a whole-element swap it has just been replaced and is
     // out of the page, so every handler gets the element now in its place (same id), with the new content.
     const aimed = evt.detail.target;
@@ -83,31 +131,39 @@
   document.querySelectorAll(".move-log").forEach(scrollLog);
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const t = evt.detail.target;
-    if (!t || !t.classList || !t.classList.contains("move-log")) return;
+    if (!t || !t.classList || !t.classList.contains("move-log") || evt.detail.attrsOnly) return;
     const fresh = evt.detail.fragment.querySelector(".move-log") || evt.detail.fragment.firstElementChild;
     const list = t.querySelector("[role=log] ol"), incoming = fresh && fresh.querySelector("[role=log] ol");
     if (!list || !incoming) return;
     evt.detail.shouldSwap = false;
     const title = t.querySelector("h2"), newTitle = fresh.querySelector("h2");
-    if (title && newTitle && title.textContent !== newTitle.textContent) title.textContent = newTitle.textContent;
-    // Each line has its own key (a move's seq, an event's id): lines the page shows as they are stay
-    // untouched, the others go, and new ones go in their place in the log's order.
-    // (a line is compared by what the server draws of it: its class and its content)
-    function drawn(li) { return li.className + "|" + li.innerHTML; }
-    const wanted = new Map();
-    Array.from(incoming.children).forEach(function (li) { wanted.set(li.dataset.key || "", drawn(li)); });
-    Array.from(list.children).forEach(function (li) {
-      if (wanted.get(li.dataset.key || "") !== drawn(li)) li.remove();
+    if (title && newTitle && !newTitle.hasAttribute("data-kept") && title.textContent !== newTitle.textContent) {
+      title.textContent = newTitle.textContent;
+    }
+    // Each line has its own key (a move's seq, an event's id): lines the page shows as they are drawn now (or
+    // that the frame keeps: data-kept) stay where they are, untouched; the others go, and new ones go in
+    // their place in the log's order, with the text between them as the frame has it.
+    const have = new Map();
+    Array.from(list.children).forEach(function (li) { have.set(li.id || li.dataset.key || "", li); });
+    const wanted = Array.from(incoming.childNodes).map(function (node) {
+      if (node.nodeType !== 1) return node;
+      const mine = have.get(node.id || node.dataset.key || "");
+      if (node.hasAttribute("data-kept")) { if (!mine) broken(); return mine || node; }
+      // (a line is compared by what the server draws of it: its class and its content)
+      return mine && mine.className === node.className && mine.innerHTML === node.innerHTML ? mine : node;
     });
-    let cursor = list.firstElementChild;
-    Array.from(incoming.children).forEach(function (li) {
-      if (cursor && (cursor.dataset.key || "") === (li.dataset.key || "")) {
-        cursor = cursor.nextElementSibling;
-      } else {
-        list.insertBefore(li, cursor);
+    const staying = new Set(wanted);
+    Array.from(list.children).forEach(function (li) { if (!staying.has(li)) li.remove(); });
+    let cursor = list.firstChild;
+    wanted.forEach(function (node) {
+      if (cursor === node) { cursor = cursor.nextSibling; return; }
+      if (node.nodeType === 3 && cursor && cursor.nodeType === 3 && cursor.data === node.data) {
+        cursor = cursor.nextSibling;
+        return;
       }
+      list.insertBefore(node, cursor);
     });
-    while (cursor) { const next = cursor.nextElementSibling; cursor.remove(); cursor = next; }
+    while (cursor) { const next = cursor.nextSibling; cursor.remove(); cursor = next; }
     scrollLog(t);
   });
 

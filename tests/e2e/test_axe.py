@@ -93,20 +93,23 @@ def test_the_move_log_is_a_focusable_live_region_that_shows_the_newest_move(tour
     assert page.evaluate("document.activeElement.getAttribute('role')") == "log"
     page.evaluate("document.querySelector('.move-log [role=log]').dataset.kept = 'yes'")
     page.evaluate(
-        "document.querySelector('.move-log [role=log] li[data-seq]') && (document.querySelector('.move-log [role=log] li[data-seq]').dataset.kept = 'yes')"
+        "document.querySelector('.move-log [role=log] li[data-key]:not([data-key=start]):not([data-key=none])') && (document.querySelector('.move-log [role=log] li[data-key]:not([data-key=start]):not([data-key=none])').dataset.kept = 'yes')"
     )
-    before = page.locator(".move-log li[data-seq]").count()
+    before = page.locator(".move-log li[data-key]:not([data-key=start]):not([data-key=none])").count()
     seq = int(page.locator("section.table-status").get_attribute("data-seq"))
     page.wait_for_selector(".fc-prompt.mine")
     page.locator("button.playable[data-move]").first.click()  # a draw; the bot's answers follow
-    page.wait_for_function("n => document.querySelectorAll('.move-log li[data-seq]').length > n", arg=before)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.move-log li[data-key]:not([data-key=start]):not([data-key=none])').length > n",
+        arg=before,
+    )
     assert page.locator(".move-log [role=log][data-kept=yes]").count() == 1, "the live region was replaced"
     if before:
-        assert page.locator(".move-log li[data-seq][data-kept=yes]").count() == 1, "an old move was redrawn"
+        assert page.locator(".move-log li[data-key][data-kept=yes]").count() == 1, "an old move was redrawn"
     assert int(page.locator("section.table-status").get_attribute("data-seq")) > seq
     newest = page.evaluate(
         """() => { const box = document.querySelector('.move-log [role=log]').getBoundingClientRect();
-        const items = document.querySelectorAll('.move-log li[data-seq]');
+        const items = document.querySelectorAll('.move-log li[data-key]:not([data-key=start]):not([data-key=none])');
         const last = items[items.length - 1].getBoundingClientRect();
         return {inside: last.top >= box.top - 1 && last.bottom <= box.bottom + 1, text: items[items.length - 1].textContent}; }"""
     )

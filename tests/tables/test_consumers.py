@@ -10,6 +10,7 @@ from django.test import Client
 from config.asgi import application
 from tables import services
 from tests.html import cards_on as cards_in
+from tests.tables import frame_pages
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -76,30 +77,36 @@ play_first_legal = sync_to_async(play_first_legal_now)
 async def test_a_move_reaches_the_other_seat_as_html_without_the_movers_hand(alice, bob):
     table = await setup_game(alice, bob)
     users = [alice, bob]
-    sockets = {}
+    sockets, firsts = {}, {}
     for seat, user in enumerate(users):
         comm, ok = await connect(table.pk, await session_cookie(user))
         assert ok
-        first = await comm.receive_from(timeout=20)
-        assert f'id="table-{table.pk}-board"' in first and 'hx-swap-oob="true"' in first
+        first = firsts[seat] = await comm.receive_from(timeout=20)
+        for part in ("status", "board", "log"):  # the three out-of-band swaps of a full frame
+            assert re.search(rf'id="table-{table.pk}-{part}"[^>]*hx-swap-oob="true"', first), part
         sockets[seat] = comm
     spectator, ok = await connect(table.pk)
     assert ok
-    await spectator.receive_from(timeout=20)
+    firsts[None] = await spectator.receive_from(timeout=20)
 
     mover, hands, move = await play_first_legal(table.pk, users)
     other = 1 - mover
     frame = await sockets[other].receive_from(timeout=20)
     mover_frame = await sockets[mover].receive_from(timeout=20)
     spectator_frame = await spectator.receive_from(timeout=20)
-    for part in ("status", "board", "log"):  # the three out-of-band swaps of a frame
-        assert re.search(rf'id="table-{table.pk}-{part}"[^>]*hx-swap-oob="true"', frame), part
-    assert 'data-seq="1"' in frame
+    # Then only what changed: the page each leaves (checked as the browser applies it).
+    page, mover_page, spectator_page = (
+        frame_pages.apply(frame_pages.page_of(firsts[who]), sent)
+        for who, sent in ((other, frame), (mover, mover_frame), (None, spectator_frame))
+    )
+    assert 'data-seq="1"' in frame and 'data-seq="1"' in page
     # Of the mover's hand, the other seat and the spectators see only the card just played, face up.
-    assert cards_in(frame) & set(hands[mover]) == {move["card"]}
-    assert cards_in(spectator_frame) & (set(hands[0]) | set(hands[1])) == {move["card"]}
-    assert set(hands[other]) <= cards_in(frame)
-    assert set(hands[mover]) <= cards_in(mover_frame)
+    assert cards_in(frame) & set(hands[mover]) <= {move["card"]}
+    assert cards_in(page) & set(hands[mover]) == {move["card"]}
+    assert cards_in(spectator_frame) & (set(hands[0]) | set(hands[1])) <= {move["card"]}
+    assert cards_in(spectator_page) & (set(hands[0]) | set(hands[1])) == {move["card"]}
+    assert set(hands[other]) <= cards_in(page)
+    assert set(hands[mover]) <= cards_in(mover_page)
     for comm in (*sockets.values(), spectator):
         await comm.disconnect()
 

@@ -11,6 +11,7 @@ from accounts.preferences import set_language
 from tables import consumers, live, rendering, services
 from tables.models import Table
 from tests.html import cards_on
+from tests.tables import frame_pages
 from tests.tables.test_consumers import connect, session_cookie, setup_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -28,7 +29,7 @@ async def open_sockets(table_id, cookies, language=None):
     for cookie in cookies:
         comm, ok = await connect(table_id, cookie, language=language)
         assert ok
-        await comm.receive_from(timeout=20)  # the first frame: the table as it is
+        comm.first = await comm.receive_from(timeout=20)  # the first frame: the table as it is
         sockets.append(comm)
     return sockets
 
@@ -68,19 +69,23 @@ async def test_three_tabs_and_200_spectators_cost_one_render_each(alice, bob, mo
     await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
     assert rendering.render_count - before == 3  # alice's seat, bob's seat, the spectators
 
-    frames = {}
+    frames, pages = {}, {}
     for name, socks in (("alice", alice_tabs), ("bob", bob_tab), ("watch", spectators)):
         received = {await s.receive_from(timeout=20) for s in socks}
         assert len(received) == 1, name  # every socket of one viewer got the very same frame
         frames[name] = received.pop()
         assert 'data-seq="1"' in frames[name]
+        # (a partial frame: what changed since the socket's first frame; the page it leaves is checked)
+        pages[name] = frame_pages.apply(frame_pages.page_of(socks[0].first), frames[name])
         for s in socks:
             assert await s.receive_nothing(timeout=0.05)
     hands = state["hands"]
-    assert set(hands[0]) - {move["card"]} <= cards_on(frames["alice"])
-    assert not (set(hands[1]) - {move["card"]}) & cards_on(frames["alice"])
-    assert not (set(hands[0]) | set(hands[1])) - {move["card"]} & cards_on(frames["watch"])
-    assert "(you)" in frames["alice"] and "(you)" not in frames["watch"]
+    assert set(hands[0]) - {move["card"]} <= cards_on(pages["alice"])
+    for shown in (frames["alice"], pages["alice"]):
+        assert not (set(hands[1]) - {move["card"]}) & cards_on(shown)
+    for shown in (frames["watch"], pages["watch"]):
+        assert not (set(hands[0]) | set(hands[1])) - {move["card"]} & cards_on(shown)
+    assert "(you)" in pages["alice"] and "(you)" not in pages["watch"]
     for s in alice_tabs + bob_tab + spectators:
         await s.disconnect()
 
@@ -105,7 +110,10 @@ async def test_the_movers_answer_is_the_frame_its_sockets_get(alice, bob):
     answer = await htmx_move(table.pk, mover, move)
     assert answer.status_code == 200
     assert rendering.render_count - before == 1  # rendered once, for the socket and the answer alike
-    assert await tab.receive_from(timeout=20) == answer.content.decode()
+    # The socket gets what changed since its first frame: the page it leaves is the answer's.
+    frame = await tab.receive_from(timeout=20)
+    page = frame_pages.live(frame_pages.apply(frame_pages.page_of(tab.first), frame))
+    assert page == frame_pages.page_of(answer.content.decode())
     await tab.disconnect()
 
 
@@ -226,6 +234,7 @@ async def test_a_seat_reads_in_the_language_its_person_chose_and_the_movers_answ
     assert answer.status_code == 200
     assert rendering.render_count - before == 1
     frame = await tab.receive_from(timeout=20)
-    assert frame == answer.content.decode()
-    assert f"{mover.username} a joué" in frame and 'lang="fr"' in frame
+    page = frame_pages.live(frame_pages.apply(frame_pages.page_of(tab.first), frame))
+    assert page == frame_pages.page_of(answer.content.decode())
+    assert f"{mover.username} a joué" in frame and 'lang="fr"' in page
     await tab.disconnect()

@@ -214,6 +214,9 @@
     if (!b) return;
     if (b.dataset.seq !== baseSeq) { base = before; baseSeq = b.dataset.seq; }
     before = null;
+    // (a frame may keep parts of the board it does not change: their marks of the move before go first)
+    $$(".cp-new", b).forEach((el) => el.remove());
+    $$(".cp-arrived, .cp-moved", b).forEach((el) => el.classList.remove("cp-arrived", "cp-moved"));
     if (!base) return;
     const was = base;
     const now = snapshot();

@@ -1,0 +1,185 @@
+"""A partial frame: what a viewer's page must change to go from one full frame to the next.
+
+A full frame (``tables.rendering.Snapshot.frame``) is a row of top-level elements, each with an ``id`` and
+``hx-swap-oob="true"``: the status, the board, the log. Elements with an ``id`` inside them are its *parts*
+(a hand, the trick, a seat), and the parts of a part are its own; a line of the log, known by its
+``data-key``, is a part of the log. ``partial(old, new)``
+compares two full frames of one viewer and gives the elements that bring a page showing ``old`` to show
+exactly ``new``:
+
+- an element unchanged is left out;
+- an element whose own markup is unchanged outside its parts (its *skeleton*: its content with each part
+  cut out), with the same parts in the same order, is sent as its start tag alone, marked
+  ``data-attrs-only`` (the page gives the element these attributes and keeps its content), followed by its
+  parts that changed, each compared the same way. A top-level element always leads with its start tag when
+  anything in it changed (the board's scripts learn of a new board from it); a part, only when its
+  attributes changed;
+- any other element is sent whole, but for its parts that the page already shows as they are now: each of
+  those is a stub, ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that
+  id (a log line's stub names its ``data-key``: the log's lines stay where they are, ``static/js/site.js``).
+
+Every element sent is the new frame's (a part sent on its own gets ``hx-swap-oob="true"``), so a page that
+already shows ``new`` is left as it is by the partial frame too. When the partial frame would not be smaller
+than the full one, the full one is given.
+
+The frames are the site's own templates: well-formed, attribute values quoted and escaped. Only the elements
+with an ``id`` are located (a search for their end tag, counting the tags of their own name).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+OOB = ' hx-swap-oob="true"'
+ATTRS_ONLY = " data-attrs-only"
+KEPT = "data-kept"
+KEY = "key:"  # (a part known by its data-key: a line of the log)
+
+_ID_TAG = re.compile(
+    r'<([a-zA-Z][a-zA-Z0-9-]*)\b(?:[^>"\']|"[^"]*"|\'[^\']*\')*?\s(id|data-key)="([^"]+)"(?:[^>"\']|"[^"]*"|\'[^\']*\')*>'
+)
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+_HX_ATTR = re.compile(r'\s(?:data-)?(?:hx-|ws-)[a-z-]+="[^"]*"')
+_tag_patterns: dict[str, re.Pattern] = {}
+
+
+@dataclass
+class Element:
+    """One element with an id: its spans in the frame, and the elements with an id nearest inside it."""
+
+    id: str
+    name: str
+    start: int  # where its start tag begins
+    inner: int  # where its start tag ends
+    close: int  # where its end tag begins
+    end: int  # where its end tag ends
+    parts: list[Element] = field(default_factory=list)
+
+
+def _tags_of(name: str) -> re.Pattern:
+    found = _tag_patterns.get(name)
+    if found is None:
+        found = _tag_patterns[name] = re.compile(
+            rf"<(/?){name}(?=[\s>/])(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>", re.I
+        )
+    return found
+
+
+def _end_of(html: str, name: str, inner: int) -> tuple[int, int]:
+    """(start, end) of the end tag closing the element of tag ``name`` whose start tag ends at ``inner``."""
+    depth = 1
+    for m in _tags_of(name).finditer(html, inner):
+        if m.group(1):
+            depth -= 1
+            if depth == 0:
+                return m.start(), m.end()
+        elif not m.group(2):
+            depth += 1
+    raise ValueError(f"<{name}> not closed")
+
+
+def elements(html: str) -> list[Element]:
+    """The elements with an id in ``html``, as a tree: the outermost ones, each with its parts."""
+    roots: list[Element] = []
+    stack: list[Element] = []
+    for m in _ID_TAG.finditer(html):
+        name = m.group(1).lower()
+        self_closing = m.group(0).endswith("/>")
+        if name in _VOID or self_closing:
+            close = end = m.end()
+        else:
+            close, end = _end_of(html, name, m.end())
+        ident = m.group(3) if m.group(2) == "id" else KEY + m.group(3)
+        element = Element(ident, name, m.start(), m.end(), close, end)
+        while stack and stack[-1].end <= element.start:
+            stack.pop()
+        (stack[-1].parts if stack else roots).append(element)
+        if end > m.end():
+            stack.append(element)
+    return roots
+
+
+@dataclass
+class Parsed:
+    """A full frame with its elements located (kept with the frame, so that each is parsed once)."""
+
+    html: str
+    roots: list[Element]
+
+    @classmethod
+    def of(cls, html: str) -> Parsed:
+        return cls(html, elements(html))
+
+
+def _skeleton(html: str, element: Element) -> str:
+    """The element's content with each of its parts cut out (its own markup, which a part does not hold)."""
+    pieces, at = [], element.inner
+    for part in element.parts:
+        pieces.append(html[at : part.start])
+        at = part.end
+    pieces.append(html[at : element.close])
+    return "\0".join(pieces)
+
+
+def _with_oob(tag: str) -> str:
+    return tag if OOB in tag else tag[:-1] + OOB + ">"
+
+
+def _start_tag(html: str, element: Element, *, top: bool) -> str:
+    """The element's start tag alone, marked as an attribute update (``hx-swap-oob`` added to a part's)."""
+    tag = html[element.start : element.inner]
+    tag = tag if top else _with_oob(tag)
+    return f"{tag[:-1]}{ATTRS_ONLY}></{element.name}>"
+
+
+def _stubbed(html: str, element: Element, kept: dict[str, str], tag: str | None = None) -> str:
+    """The element whole, each of its parts the page shows as they are (``kept``: id -> markup) a stub."""
+    pieces, at = [tag or html[element.start : element.inner]], element.inner
+    for part in element.parts:
+        pieces.append(html[at : part.start])
+        if kept.get(part.id) == html[part.start : part.end]:
+            named = f'data-key="{part.id[len(KEY) :]}"' if part.id.startswith(KEY) else f'id="{part.id}"'
+            pieces.append(f"<{part.name} {named} {KEPT}></{part.name}>")
+        else:
+            pieces.append(_stubbed(html, part, kept))
+        at = part.end
+    pieces.append(html[at : element.end])
+    return "".join(pieces)
+
+
+def _diff(old: str, o: Element, new: str, n: Element, *, top: bool) -> list[str]:
+    if old[o.start : o.end] == new[n.start : n.end]:
+        return []
+    old_tag, new_tag = old[o.start : o.inner], new[n.start : n.inner]
+    if (
+        o.name != n.name
+        or [p.id for p in o.parts] != [p.id for p in n.parts]
+        or _HX_ATTR.findall(old_tag) != _HX_ATTR.findall(new_tag)
+        or _skeleton(old, o) != _skeleton(new, n)
+    ):
+        inside = _all(old, [o], {})  # (a stub stands for an element of the one it replaces)
+        return [_stubbed(new, n, inside, new_tag if top else _with_oob(new_tag))]
+    out = [_start_tag(new, n, top=top)] if top or old_tag != new_tag else []
+    for op, np in zip(o.parts, n.parts, strict=True):
+        out += _diff(old, op, new, np, top=False)
+    return out
+
+
+def _all(html: str, roots: list[Element], into: dict[str, str]) -> dict[str, str]:
+    for element in roots:
+        into[element.id] = html[element.start : element.end]
+        _all(html, element.parts, into)
+    return into
+
+
+def partial(old: Parsed, new: Parsed) -> str:
+    """The partial frame from ``old`` to ``new`` (two full frames of one viewer), or ``new`` whole when the
+    frames do not have the same top-level elements or the partial frame would be no smaller."""
+    if [e.id for e in old.roots] != [e.id for e in new.roots]:
+        return new.html
+    out: list[str] = []
+    for o, n in zip(old.roots, new.roots, strict=True):
+        out += _diff(old.html, o, new.html, n, top=True)
+    text = "".join(out)
+    return text if len(text) < len(new.html) else new.html
