@@ -98,8 +98,9 @@ def worker(args) -> None:
     import random
 
     from channels.layers import get_channel_layer
+    from django.conf import settings
     from django.contrib.auth.models import User
-    from django.db import connection, reset_queries
+    from django.db import connection
     from django.test import Client
 
     from accounts.models import ApiToken
@@ -107,6 +108,9 @@ def worker(args) -> None:
     from tables import live, loops, parts, rendering, services, socket_moves
     from tables.models import Table
 
+    # As `make run` serves: no query log, templates without their debug information (the settings' DEBUG
+    # also picks the static files' storage, which needs collectstatic: it stays as set up).
+    settings.DEBUG = False
     memo, with_rooms = CONFIGS[args.config]
     if not with_rooms:
         without_rooms()
@@ -156,7 +160,14 @@ def worker(args) -> None:
 
     rnd = random.Random(args.seed)
     tables = [open_table() for _ in range(args.tables)]
-    connection.force_debug_cursor = True  # (counts the queries)
+    # Queries counted as they run (Django empties connection.queries when a request starts: the POST's
+    # would hide the GET's).
+    queries = [0]
+
+    def count(execute, sql, params, many, context):
+        queries[0] += 1
+        return execute(sql, params, many, context)
+
     figures = {"socket": [0.0, 0, 0], "http": [0.0, 0, 0]}  # shape: [CPU s, queries, moves]
     drawn_before = 0
     by_pk = {user.pk: user for user in users}
@@ -182,20 +193,21 @@ def worker(args) -> None:
             seat=seat,
         )
         shape = "socket" if (n // len(tables)) % 2 == 0 else "http"
-        reset_queries()
+        queries[0] = 0
         start = time.process_time()
-        if shape == "socket":
-            text = json.dumps({"move": move, "seq": table.seq})
-            refused = socket_moves.play(table.pk, user, text, "en")
-            if refused is not None:
-                raise SystemExit(f"the socket move was refused: {refused[:300]}")
-        else:
-            seen = call(user, "GET", f"/api/tables/{table.pk}")
-            call(user, "POST", f"/api/tables/{table.pk}/moves", {"move": move, "seq": seen["seq"]})
+        with connection.execute_wrapper(count):
+            if shape == "socket":
+                text = json.dumps({"move": move, "seq": table.seq})
+                refused = socket_moves.play(table.pk, user, text, "en")
+                if refused is not None:
+                    raise SystemExit(f"the socket move was refused: {refused[:300]}")
+            else:
+                seen = call(user, "GET", f"/api/tables/{table.pk}")
+                call(user, "POST", f"/api/tables/{table.pk}/moves", {"move": move, "seq": seen["seq"]})
         cpu = time.process_time() - start
         if n >= args.warmup:
             figures[shape][0] += cpu
-            figures[shape][1] += len(connection.queries)
+            figures[shape][1] += queries[0]
             figures[shape][2] += 1
     moves = args.moves
     print(
