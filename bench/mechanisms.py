@@ -15,14 +15,15 @@ migrated SQLite file (so every configuration has the same users, tables, seeds a
   plain Django  neither
 Per game: --tables tables of 4 seated players, every seat's group of the in-memory channel layer listening
 in English (so each change draws its 4 frames; they are drawn, not sent: no socket in this process), then
---moves moves after a warm-up, each table in turn, alternately sent as over the table's socket
-(``tables.socket_moves.play``, as the board sends a move) and through the API as an HTTP client does it
+--moves moves after a warm-up, each table in turn, each sent (by a seeded coin) as over the table's socket
+(``tables.socket_moves.play``, as the board sends a move) or through the API as an HTTP client does it
 (``GET /api/tables/<id>`` as the mover, then ``POST /api/tables/<id>/moves``, through Django's handler and
 middleware: the test client). The move is chosen outside the measurement by the casual bot from a seeded
 generator. Printed per game and configuration: the process's CPU per socket move and per HTTP move (GET +
 POST), the frames' share of it, a frame's render time (median CPU ms), queries per socket move and per HTTP
-move, and the frame parts drawn per move (not taken from the memo); then whether every configuration drew
-the same bytes (a digest of every frame), and what each mechanism saves against its absence.
+move (every statement, the GET's among them; BEGIN and COMMIT not counted), and the frame parts drawn per
+move (not taken from the memo); then whether every configuration drew the same bytes (a digest of every
+frame), and what each mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
 """
 
 from __future__ import annotations
@@ -158,7 +159,7 @@ def worker(args) -> None:
             raise SystemExit(f"{method} {path} answered {response.status_code}: {response.content[:300]!r}")
         return response.json()
 
-    rnd = random.Random(args.seed)
+    rnd, shapes = random.Random(args.seed), random.Random(args.seed + 1)
     tables = [open_table() for _ in range(args.tables)]
     # Queries counted as they run (Django empties connection.queries when a request starts: the POST's
     # would hide the GET's).
@@ -192,7 +193,9 @@ def worker(args) -> None:
             rnd.randrange(10**9),
             seat=seat,
         )
-        shape = "socket" if (n // len(tables)) % 2 == 0 else "http"
+        # (a seeded coin, not alternation: a game whose turns are two moves, Five Crowns' draw then discard,
+        # would send all its draws one way and all its discards the other)
+        shape = "socket" if shapes.random() < 0.5 else "http"
         queries[0] = 0
         start = time.process_time()
         with connection.execute_wrapper(count):
@@ -292,7 +295,7 @@ def main() -> int:
         games = sorted(registry.games())
     print(
         f"The move path's mechanisms on and off: {args.tables} tables x {SEATS} seats per game, {args.moves} moves "
-        f"(after {args.warmup}), half over the socket, half GET + POST; load average "
+        f"(after {args.warmup}), each over the socket or GET + POST by a seeded coin; load average "
         f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} at the start"
     )
     head = (
