@@ -9,11 +9,13 @@ Run:  .venv/bin/python bench/handler.py [--tables 10] [--rate 25] [--duration 10
 For each handler, a daphne process on a fresh SQLite file (migrated, 4 players: bench/_live_setup.py),
 --tables Cosmic Crowns tables of 4 players opened over the API; then two phases of --duration seconds:
   moves  --rate moves/s offered, open loop: a move goes to the next table with no move in flight; the client
-         GETs /api/tables/<id> as the seat to act (its legal moves and seq), outside the measurement, and
-         POSTs the move; latency is the POST's answer time. Server CPU per move from /proc.
+         GETs /api/tables/<id> as the table's first player (whose turn it is), then as the seat to act (its
+         legal moves and seq), and POSTs the move; latency is the POST's answer time. Server CPU per move
+         (from /proc) counts the three calls.
   pages  the same moves while --pages clients load pages back to back (the lobby, a table's page, the
          history, the leaderboard): how long a move waits behind the pages, and the pages served per second.
-Everything runs on this machine over 127.0.0.1; the servers it starts it stops at the end.
+Everything runs on this machine over 127.0.0.1; the servers it starts it stops at the end. Last, what the
+pooled handler buys: its CPU per move and its moves' wait behind pages against the two others'.
 """
 
 from __future__ import annotations
@@ -145,6 +147,7 @@ async def run(args) -> None:
         f"{'handler':24} {'phase':6} {'moves':>6} {'mv/s':>6} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
         f"{'errors':>6} {'lost':>5} {'pages/s':>8} {'CPU ms/move':>12}"
     )
+    results: dict[tuple[str, str], dict] = {}
     for name, app, extra in HANDLERS:
         env = site_env(
             SQLITE_PATH=str(tmp / f"{len(name)}-{abs(hash(name))}.sqlite3"),
@@ -158,7 +161,7 @@ async def run(args) -> None:
             async with aiohttp.ClientSession() as http:
                 table_ids = await open_tables(site, http, args.tables)
             for label, pages in (("moves", 0), ("pages", args.pages)):
-                s = await phase(site, table_ids, args.rate, args.duration, pages)
+                s = results[name, label] = await phase(site, table_ids, args.rate, args.duration, pages)
                 cpu = f"{s['cpu ms']:.1f}" if s["cpu ms"] is not None else "-"
                 print(
                     f"{name:24} {label:6} {s['moves']:>6} {s['rate']:>6.1f} {s['p50']:>7.1f} {s['p95']:>7.1f} "
@@ -167,6 +170,24 @@ async def run(args) -> None:
         finally:
             server.stop()
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
+    print_comparison(results)
+
+
+def print_comparison(results: dict) -> None:
+    pooled, one, plain = (name for name, _, _ in HANDLERS)
+    cpu = {name: results[name, "moves"]["cpu ms"] for name in (pooled, one, plain)}
+    behind = {name: results[name, "pages"] for name in (pooled, one, plain)}
+    print(
+        f"{pooled} against {plain}: server CPU per move {cpu[pooled]:.1f} ms against {cpu[plain]:.1f} "
+        f"({(cpu[pooled] - cpu[plain]) / cpu[plain]:+.0%}); behind pages a move's p50 {behind[pooled]['p50']:.0f} ms "
+        f"against {behind[plain]['p50']:.0f}, pages/s {behind[pooled]['pages/s']:.1f} against "
+        f"{behind[plain]['pages/s']:.1f}"
+    )
+    print(
+        f"{pooled} against {one}: behind pages a move's p50 {behind[pooled]['p50']:.0f} ms against "
+        f"{behind[one]['p50']:.0f}, p99 {behind[pooled]['p99']:.0f} against {behind[one]['p99']:.0f}; pages/s "
+        f"{behind[pooled]['pages/s']:.1f} against {behind[one]['pages/s']:.1f}"
+    )
 
 
 def main() -> int:

@@ -1,0 +1,34 @@
+"""The mechanisms bench's smoke run: each configuration plays the same moves and prints its figures, and
+the switches do what they say (the CPU figures are the bench's business, not this test's)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.processes import run_bench
+
+pytestmark = pytest.mark.slow
+
+ROW = re.compile(
+    r"^cosmic_crowns\s+(as shipped|no memo|no rooms|plain Django)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+    r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
+    re.M,
+)
+
+
+def test_the_mechanisms_bench_plays_the_same_moves_with_the_memo_and_the_rooms_on_and_off():
+    stdout = run_bench("mechanisms.py", "--quick", timeout=300)
+    rows = {m[1]: [float(x) for x in m.groups()[1:]] for m in ROW.finditer(stdout)}
+    assert list(rows) == ["as shipped", "no memo", "no rooms", "plain Django"], stdout
+    assert "frames identical in every configuration" in stdout, stdout
+    socket_queries, http_queries, drawn = 4, 5, 6
+    # Without the memo no part is kept, so none is counted as drawn for it; with it, parts are drawn.
+    assert rows["as shipped"][drawn] > 0 and rows["no rooms"][drawn] > 0, stdout
+    assert rows["no memo"][drawn] == rows["plain Django"][drawn] == 0, stdout
+    # Without the rooms a move reads its seats and log and the state from the database: more queries.
+    for column in (socket_queries, http_queries):
+        assert rows["no rooms"][column] > rows["as shipped"][column], stdout
+        assert rows["plain Django"][column] == rows["no rooms"][column], stdout
+        assert rows["no memo"][column] == rows["as shipped"][column], stdout
