@@ -1,18 +1,22 @@
 """What the move path's home-made mechanisms buy against the plain Django way, in one run: the frame-part
-memo (``{% shared %}``, tables/parts.py) and the tables' rooms (tables/rooms.py), each on and off.
+memo (``{% shared %}``, tables/parts.py) and the tables' rooms (tables/rooms.py), each on and off, and the
+process's kept tokens and cards.
 
 Run:  .venv/bin/python bench/mechanisms.py [--games cosmic_crowns,...] [--tables 4] [--moves 240] [--rounds 1]
       .venv/bin/python bench/mechanisms.py --quick      (a smoke run: one game, a few moves)
 
-Four configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
+Six configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
 migrated SQLite file (so every configuration has the same users, tables, seeds and moves):
-  as shipped    the memo and the rooms on, as `make run` serves
+  as shipped    everything on, as `make run` serves
   no memo       every frame drawn whole by Django's templates (the snapshot's ``memo`` off)
   no rooms      every change and read goes to the database: ``rooms.for_change`` reads the seats (the change
                 loads the state and reads the log), ``rooms.position`` and ``rooms.now`` read the seats and
                 load the state, ``rooms.advance`` keeps nothing. This is what the rooms do themselves when
                 they find they are behind; it is patched in this bench only.
   plain Django  neither
+and two more, each beside "as shipped": no tokens kept (``API_TOKEN_CACHE_SECONDS=0``: an API call looks its
+token's person up every time) and no cards kept (every ``{% card %}`` drawn by its template, not taken from
+tables.templatetags.table_tags' cache; patched in the bench only).
 Per game: --tables tables of 4 seated players, every seat's group of the in-memory channel layer listening
 in English (so each change draws its 4 frames; they are drawn, not sent: no socket in this process), then
 --moves moves after a warm-up, each table in turn, each sent (by a seeded coin) as over the table's socket
@@ -42,12 +46,15 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEATS = 4
-CONFIGS = {  # name: (memo, rooms)
-    "as shipped": (True, True),
-    "no memo": (False, True),
-    "no rooms": (True, False),
-    "plain Django": (False, False),
+CONFIGS = {  # name: what is off
+    "as shipped": (),
+    "no memo": ("memo",),
+    "no rooms": ("rooms",),
+    "plain Django": ("memo", "rooms"),
+    "no tokens kept": ("tokens",),
+    "no cards kept": ("cards",),
 }
+MAIN = ["as shipped", "no memo", "no rooms", "plain Django"]  # (the other two: each beside "as shipped")
 
 
 def django_setup(sqlite_path: str) -> None:
@@ -93,8 +100,22 @@ def without_rooms() -> None:
         setattr(rooms, name, plain)
 
 
+def without_kept_cards() -> None:
+    """Every ``{% card %}`` drawn by its template, not taken from the process's cache (bench only)."""
+    from tables.templatetags import table_tags
+
+    if not hasattr(table_tags, "_card") or not hasattr(table_tags, "_render_card"):
+        raise SystemExit(
+            "tables.templatetags.table_tags changed: update bench/mechanisms.py's without_kept_cards"
+        )
+    table_tags._card = lambda game, code, look, language: table_tags._render_card(game, code, dict(look))
+
+
 def worker(args) -> None:
     """One configuration, one game, in this process; prints one JSON line of figures."""
+    off = CONFIGS[args.config]
+    if "tokens" in off:
+        os.environ["API_TOKEN_CACHE_SECONDS"] = "0"  # (the setting: a token's person looked up on every call)
     django_setup(args.worker_db)
     import random
 
@@ -112,9 +133,11 @@ def worker(args) -> None:
     # As `make run` serves: no query log, templates without their debug information (the settings' DEBUG
     # also picks the static files' storage, which needs collectstatic: it stays as set up).
     settings.DEBUG = False
-    memo, with_rooms = CONFIGS[args.config]
-    if not with_rooms:
+    memo = "memo" not in off
+    if "rooms" in off:
         without_rooms()
+    if "cards" in off:
+        without_kept_cards()
     loops.send = lambda layer, messages: None  # drawn, not sent: no socket listens in this process
 
     frame_ms: list[float] = []
@@ -299,11 +322,11 @@ def main() -> int:
         f"{' / '.join(f'{x:.2f}' for x in os.getloadavg())} at the start"
     )
     head = (
-        f"{'game':<15}{'configuration':<14}{'socket mv':>10}{'HTTP mv':>9}{'frames':>8}{'frame':>7}"
+        f"{'game':<15}{'configuration':<16}{'socket mv':>10}{'HTTP mv':>9}{'frames':>8}{'frame':>7}"
         f"{'q socket':>9}{'q HTTP':>8}{'parts':>7}"
     )
     print(head)
-    print(f"{'':<15}{'':<14}{'CPU ms':>10}{'CPU ms':>9}{'CPU ms':>8}{'ms':>7}{'':>9}{'':>8}{'drawn':>7}")
+    print(f"{'':<15}{'':<16}{'CPU ms':>10}{'CPU ms':>9}{'CPU ms':>8}{'ms':>7}{'':>9}{'':>8}{'drawn':>7}")
     started = time.monotonic()
     for game in games:
         best: dict[str, dict] = {}
@@ -321,7 +344,7 @@ def main() -> int:
         for config in CONFIGS:
             r = best[config]
             print(
-                f"{game:<15}{config:<14}{r['socket cpu']:>10.2f}{r['http cpu']:>9.2f}{r['frames cpu']:>8.2f}"
+                f"{game:<15}{config:<16}{r['socket cpu']:>10.2f}{r['http cpu']:>9.2f}{r['frames cpu']:>8.2f}"
                 f"{r['frame ms']:>7.2f}{r['socket queries']:>9.1f}{r['http queries']:>8.1f}{r['drawn']:>7.1f}"
             )
         same = len({best[c]["digest"] for c in CONFIGS}) == 1
@@ -330,10 +353,14 @@ def main() -> int:
         room_http = saving(best["no rooms"]["http cpu"], best["as shipped"]["http cpu"])
         queries = best["no rooms"]["socket queries"] - best["as shipped"]["socket queries"]
         queries_http = best["no rooms"]["http queries"] - best["as shipped"]["http queries"]
+        tokens = saving(best["no tokens kept"]["http cpu"], best["as shipped"]["http cpu"])
+        tokens_queries = best["no tokens kept"]["http queries"] - best["as shipped"]["http queries"]
+        cards = saving(best["no cards kept"]["socket cpu"], best["as shipped"]["socket cpu"])
         print(
             f"  {game}: the memo saves {memo} of a socket move's CPU; the rooms save {room} of a socket move's "
-            f"and {room_http} of an HTTP move's, {queries:+.1f} and {queries_http:+.1f} queries; "
-            f"frames {'identical' if same else 'DIFFERENT'} in every configuration",
+            f"and {room_http} of an HTTP move's, {queries:+.1f} and {queries_http:+.1f} queries; the kept tokens "
+            f"save {tokens} of an HTTP move's and {tokens_queries:+.1f} queries; the kept cards {cards} of a "
+            f"socket move's; frames {'identical' if same else 'DIFFERENT'} in every configuration",
             flush=True,
         )
     print(

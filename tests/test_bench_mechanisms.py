@@ -12,16 +12,23 @@ from tests.processes import run_bench
 pytestmark = pytest.mark.slow
 
 ROW = re.compile(
-    r"^cosmic_crowns\s+(as shipped|no memo|no rooms|plain Django)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+    r"^cosmic_crowns\s+(as shipped|no memo|no rooms|plain Django|no tokens kept|no cards kept)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
     r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)$",
     re.M,
 )
 
 
-def test_the_mechanisms_bench_plays_the_same_moves_with_the_memo_and_the_rooms_on_and_off():
+def test_the_mechanisms_bench_plays_the_same_moves_with_each_mechanism_on_and_off():
     stdout = run_bench("mechanisms.py", "--quick", timeout=300)
     rows = {m[1]: [float(x) for x in m.groups()[1:]] for m in ROW.finditer(stdout)}
-    assert list(rows) == ["as shipped", "no memo", "no rooms", "plain Django"], stdout
+    assert list(rows) == [
+        "as shipped",
+        "no memo",
+        "no rooms",
+        "plain Django",
+        "no tokens kept",
+        "no cards kept",
+    ]
     assert "frames identical in every configuration" in stdout, stdout
     socket_queries, http_queries, drawn = 4, 5, 6
     # Without the memo no part is kept, so none is counted as drawn for it; with it, parts are drawn.
@@ -32,3 +39,7 @@ def test_the_mechanisms_bench_plays_the_same_moves_with_the_memo_and_the_rooms_o
         assert rows["no rooms"][column] > rows["as shipped"][column], stdout
         assert rows["plain Django"][column] == rows["no rooms"][column], stdout
         assert rows["no memo"][column] == rows["as shipped"][column], stdout
+        assert rows["no cards kept"][column] == rows["as shipped"][column], stdout
+    # Without the kept tokens an API call reads its token's person: more queries over HTTP, none over a socket.
+    assert rows["no tokens kept"][http_queries] > rows["as shipped"][http_queries], stdout
+    assert rows["no tokens kept"][socket_queries] == rows["as shipped"][socket_queries], stdout
