@@ -5,6 +5,7 @@ without the sockets and without other processes' noise.
 Run:  .venv/bin/python bench/scale_cpu.py                 (both set-ups, one after the other)
       .venv/bin/python bench/scale_cpu.py --setup redis --profile 25   (cProfile's top 25, cumulative)
       .venv/bin/python bench/scale_cpu.py --tree ../other-checkout     (the same measure of another checkout)
+      SCALE_CPU_PARTS=1 .venv/bin/python bench/scale_cpu.py --setup redis   (the CPU split by part, on stderr)
 
 Each set-up runs in a process of its own (this script again, with --setup): --tables Cosmic Crowns tables of
 4 seated players, each seat's socket stood for by a member of its group in English (in-memory layer: a
@@ -46,6 +47,12 @@ SEATS = 4
 
 
 def run_both() -> None:
+    from _services import services_up  # (bench/ is on the path: run as a script)
+
+    why = services_up(args.redis)
+    if why:
+        print(f"CPU per socket move on PostgreSQL + Redis: skipped (they do not answer: {why})")
+        return
     rows = {}
     for setup in ("sqlite", "redis"):
         argv = [sys.executable, __file__, "--setup", setup, "--tables", str(args.tables)]
@@ -198,6 +205,12 @@ def measure() -> None:
         timed(socket_moves, "play")
         timed(services, "play_move")
         timed(notifications, "turns_changed")
+        from tables import rendering
+
+        timed(live, "listened")
+        timed(rooms, "advance")
+        timed(rendering.Snapshot, "frame")
+        timed(live.Publication, "snapshot")
     cache_calls = [0]
 
     who = collections.Counter()

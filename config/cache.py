@@ -35,6 +35,7 @@ class _Outage:
         self.down = False
         self.until = 0.0  # time.monotonic() before which Redis is not tried again
         self.lock = threading.Lock()
+        self.hooks: list = []  # called once Redis is reachable again (when_reachable_again)
 
 
 _outages: dict[str, _Outage] = {}
@@ -85,11 +86,26 @@ class ResilientRedisCache(RedisCache):
                 outage.down, outage.until = True, time.monotonic() + RETRY_AFTER
             return getattr(self._fallback, name)(*args, **kwargs)
         if outage.down:
+            hooks = []
             with outage.lock:
                 if outage.down:
                     logger.warning("Redis cache reachable again")
                     outage.down = False
+                    hooks = list(outage.hooks)
+            for hook in hooks:
+                try:
+                    hook()
+                except Exception:
+                    logger.exception("A hook for Redis being back failed")
         return result
+
+    def when_reachable_again(self, hook) -> None:
+        """Call ``hook()`` (no arguments) each time Redis is found reachable after an outage, from the thread
+        that found it: what a process wrote meanwhile went to its own memory (``tables.stream_presence``
+        publishes the counts it could not)."""
+        with self._outage.lock:
+            if hook not in self._outage.hooks:
+                self._outage.hooks.append(hook)
 
     def add(self, *args, **kwargs):
         return self._call("add", *args, **kwargs)

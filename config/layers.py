@@ -57,6 +57,7 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         super().__init__(*args, **kwargs)
         self.outage = False
         self._held: dict[str, collections.deque] = collections.defaultdict(collections.deque)
+        self._cleared: set[str] = set()  # channel keys whose back-up queue is known empty
 
     def _failed(self, what: str, exc: BaseException) -> None:
         if not self.outage:
@@ -135,32 +136,41 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
     async def receive_single(self, channel):
         """The next message of a channel. For this process's sockets (a channel name with "!"), what is queued
         for them is taken in one batch: a move's frames to this process's sockets arrive together, and
-        Channels' Redis layer would spend four trips to Redis on each (clean, pop, back up, clean the back-up).
-        Here the first message is popped as Channels does (waiting for it, kept in the back-up queue until
-        taken), then up to ``RECEIVE_BATCH`` more that are already queued in one more trip (moved to the
-        back-up queue by a script, so that a receive cancelled meanwhile loses none: the next receive puts
-        them back), and the back-up is cleared in one trip; they are handed out from memory in order."""
+        Channels' Redis layer would spend four trips to Redis on each (restore the back-up queue, pop, back
+        up, clear the back-up). Here the first message is waited for as Channels does; one script then puts
+        it in the back-up queue and moves up to ``RECEIVE_BATCH`` more already queued there too (so a receive
+        cancelled meanwhile loses none: the next one puts them back), the back-up is cleared in one more
+        trip once they are taken, and they are handed out from memory in order. The back-up queue is put
+        back only when a batch was not cleared (Channels does it before every pop)."""
         if "!" not in channel:
             return await super().receive_single(channel)
         held = self._held[channel]
         if not held:
             assert self.require_valid_channel_name(channel, receive=True), "Channel name invalid"
             assert channel.endswith("!")
-            index = self.consistent_hash(channel)
             key = self.prefix + channel
             backup = self._backup_channel_name(key)
-            connection = self.connection(index)
+            connection = self.connection(self.consistent_hash(channel))
             await self.receive_clean_locks.acquire(key)
             try:
-                first = None
-                while first is None:
-                    first = await self._brpop_with_clean(index, key, timeout=self.brpop_timeout)
-                more = await connection.eval(_POP_MORE, 2, key, backup, RECEIVE_BATCH)
+                popped = None
+                while popped is None:
+                    if key not in self._cleared:
+                        await connection.eval(_RESTORE, 2, key, backup)
+                        self._cleared.add(key)
+                    popped = await connection.bzpopmin(key, timeout=self.brpop_timeout)
+                self._cleared.discard(key)  # (until the batch is taken and its back-up cleared)
+                _, first, score = popped
+                more = await connection.eval(
+                    _BACK_UP_AND_POP_MORE, 2, key, backup, first, score, RECEIVE_BATCH
+                )
                 cleaner = asyncio.ensure_future(connection.zpopmin(backup, 1 + len(more)))
                 self.receive_cleaners.append(cleaner)
 
                 def _cleaned(cleaner, key=key):
                     self.receive_cleaners.remove(cleaner)
+                    if not cleaner.cancelled() and cleaner.exception() is None:
+                        self._cleared.add(key)
                     self.receive_clean_locks.release(key)
 
                 cleaner.add_done_callback(_cleaned)
@@ -205,10 +215,22 @@ end
 return over
 """
 
-# KEYS: a channel's queue and its back-up queue; ARGV: at most how many. Moves that many of the oldest queued
-# messages to the back-up queue (with their scores) and returns them, oldest first.
-_POP_MORE = """
-local popped = redis.call('ZPOPMIN', KEYS[1], tonumber(ARGV[1]))
+# KEYS: a channel's queue and its back-up queue. Puts what the back-up queue holds back into the queue (as
+# Channels' Redis layer does before each pop).
+_RESTORE = """
+local backed_up = redis.call('ZRANGE', KEYS[2], 0, -1, 'WITHSCORES')
+for i = #backed_up, 1, -2 do
+    redis.call('ZADD', KEYS[1], backed_up[i], backed_up[i - 1])
+end
+redis.call('DEL', KEYS[2])
+"""
+
+# KEYS: a channel's queue and its back-up queue; ARGV: the message just popped, its score, and at most how
+# many more. Backs up the message popped, moves that many of the oldest still queued to the back-up queue
+# (with their scores) and returns them, oldest first.
+_BACK_UP_AND_POP_MORE = """
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+local popped = redis.call('ZPOPMIN', KEYS[1], tonumber(ARGV[3]))
 local out = {}
 for i = 1, #popped, 2 do
     redis.call('ZADD', KEYS[2], popped[i + 1], popped[i])

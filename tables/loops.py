@@ -70,7 +70,7 @@ def _sent(task: asyncio.Task) -> None:
 
 async def _send_all(layer, messages) -> None:
     many = getattr(layer, "group_send_many", None)  # (Redis's: all of them in two trips, config.layers)
-    if many is not None and len(messages) > 1:
+    if many is not None:
         await many(messages)
     else:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))

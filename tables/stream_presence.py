@@ -11,7 +11,9 @@ atomic in Redis. ``streams`` counts the API streams, under ``table-<id>`` for a 
 living process holds it: the key expires after ``socket_guard.COUNT_TTL`` seconds unless a process that
 counts in that scope refreshes it (every ``socket_guard.HEARTBEAT`` seconds, writing its own count back if
 the key is gone), so the streams and sockets of a process that died stop counting within that time (until
-then a change does the work for nobody, as before any count). A change reads the counts it needs in one
+then a change does the work for nobody, as before any count). While Redis is out of reach the cache answers
+from the process's memory (``config.cache``): every viewer is drawn then (``tables.live.listened``), and
+what the process counted meanwhile is added to Redis's counts as soon as the cache finds it back. A change reads the counts it needs in one
 ``get_many`` (``open_among``).
 """
 
@@ -35,6 +37,7 @@ class Counts:
     def __init__(self, prefix: str):
         self.prefix = prefix
         self._open: dict[str, int] = {}  # scope -> listeners open in this process
+        self._unpublished: dict[str, int] = {}  # scope -> those counted while Redis was out of reach
         self._lock = threading.Lock()
         self._beating: set[asyncio.AbstractEventLoop] = set()
 
@@ -44,13 +47,38 @@ class Counts:
     def opened(self, scope: str) -> None:
         with self._lock:
             self._open[scope] = self._open.get(scope, 0) + 1
+        self._add(scope, 1)
+        if getattr(
+            cache, "degraded", False
+        ):  # (written to this process's memory: published once Redis is back)
+            with self._lock:
+                self._unpublished[scope] = self._unpublished.get(scope, 0) + 1
+            self._watch_recovery()
+
+    def _add(self, scope: str, count: int) -> None:
         key = self.key(scope)
         cache.add(key, 0, COUNT_TTL)
         try:
-            cache.incr(key)
+            cache.incr(key, count)
         except ValueError:  # (expired in between)
-            cache.add(key, 1, COUNT_TTL)
+            cache.add(key, count, COUNT_TTL)
         cache.touch(key, COUNT_TTL)
+
+    def _watch_recovery(self) -> None:
+        watch = getattr(cache, "when_reachable_again", None)  # (config.cache: once per hook)
+        if watch is not None:
+            watch(self.publish_unpublished)
+
+    def publish_unpublished(self) -> None:
+        """Add to the counts in Redis what this process counted while Redis was out of reach."""
+        with self._lock:
+            pending, self._unpublished = self._unpublished, {}
+        for scope, count in pending.items():
+            self._add(scope, count)
+        if getattr(cache, "degraded", False):  # (out of reach again meanwhile: at its next return)
+            with self._lock:
+                for scope, count in pending.items():
+                    self._unpublished[scope] = self._unpublished.get(scope, 0) + count
 
     def closed(self, scope: str) -> None:
         with self._lock:
@@ -59,6 +87,13 @@ class Counts:
                 self._open[scope] = left
             else:
                 self._open.pop(scope, None)
+            unpublished = self._unpublished.get(scope, 0)
+            if unpublished:  # (never reached Redis: nothing there to take back)
+                if unpublished > 1:
+                    self._unpublished[scope] = unpublished - 1
+                else:
+                    del self._unpublished[scope]
+                return
         try:
             if cache.decr(self.key(scope)) <= 0:
                 cache.delete(self.key(scope))

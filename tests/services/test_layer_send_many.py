@@ -96,3 +96,23 @@ async def test_a_process_takes_what_is_queued_for_its_sockets_in_one_batch_each_
         await here.flush()
         await here.close_pools()
         await sender.close_pools()
+
+
+async def test_what_a_cancelled_receive_left_in_the_back_up_queue_is_received_first():
+    if not services_up():
+        from tests.conftest import require_or_skip
+
+        require_or_skip("REQUIRE_SERVICES", "PostgreSQL and Redis are not running")
+    prefix = f"recvback{uuid.uuid4().hex[:8]}"
+    here = layer_of(prefix)
+    try:
+        socket = await here.new_channel()
+        key = here.prefix + here.non_local_name(socket)
+        backed_up = bytes(here.serialize({"type": "table.frame", "html": "kept", "__asgi_channel__": socket}))
+        await here.connection(0).zadd(here._backup_channel_name(key), {backed_up: 1.0})  # (popped, not taken)
+        await here.send(socket, {"type": "table.frame", "html": "next"})
+        got = [(await asyncio.wait_for(here.receive(socket), timeout=5))["html"] for _ in range(2)]
+        assert got == ["kept", "next"]
+    finally:
+        await here.flush()
+        await here.close_pools()

@@ -54,3 +54,27 @@ def test_a_count_lives_only_while_its_process_refreshes_it(redis_cache):
     finally:
         stream_presence.closed(scope)
     assert stream_presence.open_scopes([scope]) == set()
+
+
+def test_a_socket_counted_while_redis_was_out_of_reach_counts_there_once_it_is_back(redis_cache):
+    """A page that reconnects while the cache answers from memory (config.cache) is counted in Redis as soon
+    as the cache finds Redis again: other processes then draw its frames (not only after a heartbeat)."""
+    import time
+
+    group = f"table-{uuid.uuid4().int % 10**9}-s0-en"
+    key = stream_presence.sockets.key(group)
+    outage = redis_cache._outage
+    outage.down, outage.until = True, time.monotonic() + 3600  # (as after a failed call)
+    try:
+        stream_presence.sockets.opened(group)
+        assert redis_cache.degraded
+    finally:
+        outage.until = 0.0  # (the next call tries Redis, finds it, and runs the hooks)
+    redis_cache.get("anything")
+    assert not redis_cache.degraded
+    try:
+        assert redis_cache.get(key) == 1
+        assert stream_presence.sockets.open_scopes([group]) == {group}
+    finally:
+        stream_presence.sockets.closed(group)
+    assert stream_presence.sockets.open_scopes([group]) == set()
