@@ -16,7 +16,9 @@ exactly ``new``:
   attributes changed;
 - any other element is sent whole, but for its parts that the page already shows as they are now: each of
   those is a stub, ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that
-  id (a log line's stub names its ``data-key``: the log's lines stay where they are, ``static/js/site.js``).
+  id (the log's lines are known by their ``data-key``: one stub, ``<li data-kept="m38 m39 …"></li>``, stands
+  for the lines next to each other that the page shows as they are, which stay where they are:
+  ``static/js/site.js``).
 
 Every element sent is the new frame's (a part sent on its own gets ``hx-swap-oob="true"``), so a page that
 already shows ``new`` is left as it is by the partial frame too. When the partial frame would not be smaller
@@ -136,14 +138,24 @@ def _start_tag(html: str, element: Element, *, top: bool) -> str:
 def _stubbed(html: str, element: Element, kept: dict[str, str], tag: str | None = None) -> str:
     """The element whole, each of its parts the page shows as they are (``kept``: id -> markup) a stub."""
     pieces, at = [tag or html[element.start : element.inner]], element.inner
+    lines: list[str] = []  # (kept log lines next to each other: one stub names them all)
     for part in element.parts:
-        pieces.append(html[at : part.start])
-        if kept.get(part.id) == html[part.start : part.end]:
-            named = f'data-key="{part.id[len(KEY) :]}"' if part.id.startswith(KEY) else f'id="{part.id}"'
-            pieces.append(f"<{part.name} {named} {KEPT}></{part.name}>")
-        else:
+        between = html[at : part.start]
+        if lines and (
+            between or not part.id.startswith(KEY) or kept.get(part.id) != html[part.start : part.end]
+        ):
+            pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
+            lines = []
+        pieces.append(between)
+        if kept.get(part.id) != html[part.start : part.end]:
             pieces.append(_stubbed(html, part, kept))
+        elif part.id.startswith(KEY):
+            lines.append(part.id[len(KEY) :])
+        else:
+            pieces.append(f'<{part.name} id="{part.id}" {KEPT}></{part.name}>')
         at = part.end
+    if lines:
+        pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
     pieces.append(html[at : element.end])
     return "".join(pieces)
 
