@@ -168,13 +168,14 @@ def _stubbed(html: str, element: Element, old: str, was: Element, tag: str | Non
     lines: list[str] = []  # (kept log lines next to each other: one stub names them all)
     for part in element.parts:
         between = html[at : part.start]
-        same = _markup_in(old, was, part.id) == part.markup
+        counterpart = next((p for p in was._parts or () if p.id == part.id), None)
+        same = (counterpart.markup if counterpart else _markup_in(old, was, part.id)) == part.markup
         if lines and (between or not part.id.startswith(KEY) or not same):
             pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
             lines = []
         pieces.append(between)
         if not same:
-            pieces.append(_stubbed(html, part, old, was))
+            pieces.append(_stubbed(html, part, old, counterpart or was))
         elif part.id.startswith(KEY):
             lines.append(part.id[len(KEY) :])
         else:
