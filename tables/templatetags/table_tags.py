@@ -211,14 +211,14 @@ def card(game, code, **look):
 
 
 @register.filter
-def card_ids(codes, table_id):
+def card_ids(codes):
     """Each card of a hand with an id unique in the page that stays with the card while it is held:
-    ``[(code, "t<table>-h-<code>[-<copy>]")]`` (a second copy of a code gets ``-1``, and so on)."""
+    ``[(code, "t-h-<code>[-<copy>]")]`` (a page shows one table) (a second copy of a code gets ``-1``, and so on)."""
     seen: dict[str, int] = {}
     out = []
     for code in codes or ():
         copy = seen[code] = seen.get(code, -1) + 1
-        out.append((code, f"t{table_id}-h-{code}" + (f"-{copy}" if copy else "")))
+        out.append((code, f"t-h-{code}" + (f"-{copy}" if copy else "")))
     return out
 
 
