@@ -6,8 +6,11 @@ the faces and presence dots presence.js puts in the seat chips (they depend on w
 focus it gives a region that scrolls (static/js/site.js markScrollers), the countdown's text, and the empty
 ``class`` attribute htmx leaves on an element it swapped in (it adds, then removes, its own class)."""
 
-from tests.e2e.conftest import open_two_player_table, seq_of, sign_up, unique, wait_for_seq
+import pytest
+
+from tests.e2e.conftest import Server, open_two_player_table, seq_of, sign_up, unique, wait_for_seq
 from tests.e2e.test_socket_moves import click_a_move, the_mover
+from tests.processes import daphnes, migrate
 
 MOVES = 8
 
@@ -23,12 +26,23 @@ SECTIONS = """table => ["status", "board", "log"].map(part => {
 SETTLED = "() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-swapping')"
 
 
+@pytest.fixture(scope="module")
+def partial_server(server, tmp_path_factory):
+    """A daphne of its own serving partial frames (settings.PARTIAL_FRAMES, off by default)."""
+    tmp = tmp_path_factory.mktemp("partial")
+    env = {**server.env, "SQLITE_PATH": str(tmp / "partial.sqlite3"), "PARTIAL_FRAMES": "true"}
+    migrate(env)
+    with daphnes(env, tmp) as (port,):
+        yield Server(f"http://127.0.0.1:{port}", env)
+
+
 def listen(page):
     page.frames_in = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: page.frames_in.append(payload)))
 
 
-def test_a_page_kept_live_by_partial_frames_shows_what_a_fresh_load_shows(server, new_page):
+def test_a_page_kept_live_by_partial_frames_shows_what_a_fresh_load_shows(partial_server, new_page):
+    server = partial_server
     alice, bob, watcher = new_page(1280), new_page(1280), new_page(1280)
     a_name, b_name = unique("alice"), unique("bob")
     for page in (alice, bob, watcher):
