@@ -16,7 +16,9 @@ exactly ``new``:
   attributes changed;
 - any other element is sent whole, but for its parts that the page already shows as they are now: each of
   those is a stub, ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that
-  id (a log line's stub names its ``data-key``: the log's lines stay where they are, ``static/js/site.js``).
+  id (the log's lines are known by their ``data-key``: one stub, ``<li data-kept="m38 m39 …"></li>``, stands
+  for the lines next to each other that the page shows as they are, which stay where they are:
+  ``static/js/site.js``).
 
 Every element sent is the new frame's (a part sent on its own gets ``hx-swap-oob="true"``), so a page that
 already shows ``new`` is left as it is by the partial frame too. When the partial frame would not be smaller
@@ -29,7 +31,7 @@ with an ``id`` are located (a search for their end tag, counting the tags of the
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 OOB = ' hx-swap-oob="true"'
 ATTRS_ONLY = " data-attrs-only"
@@ -44,17 +46,29 @@ _HX_ATTR = re.compile(r'\s(?:data-)?(?:hx-|ws-)[a-z-]+="[^"]*"')
 _tag_patterns: dict[str, re.Pattern] = {}
 
 
-@dataclass
+@dataclass(eq=False)
 class Element:
-    """One element with an id: its spans in the frame, and the elements with an id nearest inside it."""
+    """One element with an id: its spans in the frame; the elements with an id nearest inside it (its
+    ``parts``) are located when first asked for (an element a frame does not change is never searched)."""
 
+    html: str
     id: str
     name: str
     start: int  # where its start tag begins
     inner: int  # where its start tag ends
     close: int  # where its end tag begins
     end: int  # where its end tag ends
-    parts: list[Element] = field(default_factory=list)
+    _parts: list[Element] | None = None
+
+    @property
+    def parts(self) -> list[Element]:
+        if self._parts is None:
+            self._parts = _level(self.html, self.inner, self.close)
+        return self._parts
+
+    @property
+    def markup(self) -> str:
+        return self.html[self.start : self.end]
 
 
 def _tags_of(name: str) -> re.Pattern:
@@ -79,25 +93,39 @@ def _end_of(html: str, name: str, inner: int) -> tuple[int, int]:
     raise ValueError(f"<{name}> not closed")
 
 
+def _element(html: str, m: re.Match) -> Element:
+    name = m.group(1).lower()
+    if name in _VOID or m.group(0).endswith("/>"):
+        close = end = m.end()
+    else:
+        close, end = _end_of(html, name, m.end())
+    ident = m.group(3) if m.group(2) == "id" else KEY + m.group(3)
+    return Element(html, ident, name, m.start(), m.end(), close, end)
+
+
+def _level(html: str, start: int, end: int) -> list[Element]:
+    """The outermost elements with an id between ``start`` and ``end``."""
+    found, at = [], start
+    while (m := _ID_TAG.search(html, at, end)) is not None:
+        element = _element(html, m)
+        found.append(element)
+        at = element.end
+    return found
+
+
 def elements(html: str) -> list[Element]:
-    """The elements with an id in ``html``, as a tree: the outermost ones, each with its parts."""
-    roots: list[Element] = []
-    stack: list[Element] = []
-    for m in _ID_TAG.finditer(html):
-        name = m.group(1).lower()
-        self_closing = m.group(0).endswith("/>")
-        if name in _VOID or self_closing:
-            close = end = m.end()
-        else:
-            close, end = _end_of(html, name, m.end())
-        ident = m.group(3) if m.group(2) == "id" else KEY + m.group(3)
-        element = Element(ident, name, m.start(), m.end(), close, end)
-        while stack and stack[-1].end <= element.start:
-            stack.pop()
-        (stack[-1].parts if stack else roots).append(element)
-        if end > m.end():
-            stack.append(element)
-    return roots
+    """The outermost elements with an id in ``html`` (each locates its parts when asked)."""
+    return _level(html, 0, len(html))
+
+
+def _markup_in(html: str, within: Element, ident: str) -> str | None:
+    """The markup of the element ``ident`` names inside ``within`` (None: there is none)."""
+    name = f' data-key="{ident[len(KEY) :]}"' if ident.startswith(KEY) else f' id="{ident}"'
+    at = html.find(name, within.inner, within.close)
+    if at < 0:
+        return None
+    m = _ID_TAG.match(html, html.rfind("<", within.inner, at))
+    return _element(html, m).markup if m is not None else None
 
 
 @dataclass
@@ -133,17 +161,28 @@ def _start_tag(html: str, element: Element, *, top: bool) -> str:
     return f"{tag[:-1]}{ATTRS_ONLY}></{element.name}>"
 
 
-def _stubbed(html: str, element: Element, kept: dict[str, str], tag: str | None = None) -> str:
-    """The element whole, each of its parts the page shows as they are (``kept``: id -> markup) a stub."""
+def _stubbed(html: str, element: Element, old: str, was: Element, tag: str | None = None) -> str:
+    """The element whole, each of its parts that ``was`` (the element it replaces, in ``old``) holds as they
+    are a stub."""
     pieces, at = [tag or html[element.start : element.inner]], element.inner
+    lines: list[str] = []  # (kept log lines next to each other: one stub names them all)
     for part in element.parts:
-        pieces.append(html[at : part.start])
-        if kept.get(part.id) == html[part.start : part.end]:
-            named = f'data-key="{part.id[len(KEY) :]}"' if part.id.startswith(KEY) else f'id="{part.id}"'
-            pieces.append(f"<{part.name} {named} {KEPT}></{part.name}>")
+        between = html[at : part.start]
+        counterpart = next((p for p in was._parts or () if p.id == part.id), None)
+        same = (counterpart.markup if counterpart else _markup_in(old, was, part.id)) == part.markup
+        if lines and (between or not part.id.startswith(KEY) or not same):
+            pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
+            lines = []
+        pieces.append(between)
+        if not same:
+            pieces.append(_stubbed(html, part, old, counterpart or was))
+        elif part.id.startswith(KEY):
+            lines.append(part.id[len(KEY) :])
         else:
-            pieces.append(_stubbed(html, part, kept))
+            pieces.append(f'<{part.name} id="{part.id}" {KEPT}></{part.name}>')
         at = part.end
+    if lines:
+        pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
     pieces.append(html[at : element.end])
     return "".join(pieces)
 
@@ -158,19 +197,12 @@ def _diff(old: str, o: Element, new: str, n: Element, *, top: bool) -> list[str]
         or _HX_ATTR.findall(old_tag) != _HX_ATTR.findall(new_tag)
         or _skeleton(old, o) != _skeleton(new, n)
     ):
-        inside = _all(old, [o], {})  # (a stub stands for an element of the one it replaces)
-        return [_stubbed(new, n, inside, new_tag if top else _with_oob(new_tag))]
+        # (a stub stands for an element of the one it replaces)
+        return [_stubbed(new, n, old, o, new_tag if top else _with_oob(new_tag))]
     out = [_start_tag(new, n, top=top)] if top or old_tag != new_tag else []
     for op, np in zip(o.parts, n.parts, strict=True):
         out += _diff(old, op, new, np, top=False)
     return out
-
-
-def _all(html: str, roots: list[Element], into: dict[str, str]) -> dict[str, str]:
-    for element in roots:
-        into[element.id] = html[element.start : element.end]
-        _all(html, element.parts, into)
-    return into
 
 
 def partial(old: Parsed, new: Parsed) -> str:

@@ -5,8 +5,8 @@ i's player reading in ``lang`` (three tabs are one viewer), ``table-<id>-watch-<
 reading in ``lang``. A socket's language is the one its person chose on their account, else its browser's
 (``tables.consumers.socket_language``, as LocaleMiddleware decides a page's). After a change commits, the
 process that made it renders one frame per (viewer, language) that has a socket and sends it to that group;
-the sockets only forward it, without touching the database. After a socket's first frame, what is sent is
-the partial frame from that viewer's frame at the revision before (``tables.frame_diff``, from the frames the
+the sockets only forward it, without touching the database. With ``settings.PARTIAL_FRAMES``, after a socket's first frame, what is sent
+is the partial frame from that viewer's frame at the revision before (``tables.frame_diff``, from the frames the
 table's room kept), marked with that ``base`` revision: a socket that holds it forwards it, any other reads
 the table anew and sends a full frame. A frame carries the table's ``revision``
 (bumped by every change, under the table's lock), so a socket never replaces a newer frame with an older
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 from accounts.preferences import chosen_language
 from tables import frame_diff, loops, rooms, selectors
@@ -123,14 +124,16 @@ class Publication:
 
         scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
         heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
-        before = rooms.frames_before(table)  # (each viewer's frame at the revision before: partial frames)
+        # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
+        before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
             if group in heard:
                 html = self.frames[key, lang] = snapshot.frame(user, lang)
                 message = {"key": key, "revision": table.revision, "seats": seat_keys, "html": html}
-                parsed = self.parsed[key, lang] = frame_diff.Parsed.of(html)
-                if (key, lang) in before:
+                if before is not None:
+                    parsed = self.parsed[key, lang] = frame_diff.Parsed.of(html)
+                if before and (key, lang) in before:
                     part = frame_diff.partial(before[key, lang], parsed)
                     if part is not html:
                         # Only what changed since the frame at the revision before: for a socket that holds it.

@@ -145,13 +145,16 @@
     // their place in the log's order, with the text between them as the frame has it.
     const have = new Map();
     Array.from(list.children).forEach(function (li) { have.set(li.id || li.dataset.key || "", li); });
-    const wanted = Array.from(incoming.childNodes).map(function (node) {
+    const wanted = [].concat.apply([], Array.from(incoming.childNodes).map(function (node) {
       if (node.nodeType !== 1) return node;
+      if (node.dataset.kept) {  // (lines the page shows as they are, by their keys)
+        return node.dataset.kept.split(" ").map(function (key) { return have.get(key) || broken() || node; });
+      }
       const mine = have.get(node.id || node.dataset.key || "");
       if (node.hasAttribute("data-kept")) { if (!mine) broken(); return mine || node; }
       // (a line is compared by what the server draws of it: its class and its content)
       return mine && mine.className === node.className && mine.innerHTML === node.innerHTML ? mine : node;
-    });
+    }));
     const staying = new Set(wanted);
     Array.from(list.children).forEach(function (li) { if (!staying.has(li)) li.remove(); });
     let cursor = list.firstChild;

@@ -200,10 +200,26 @@ def card(game, code, **look):
 
     ``{% card "cosmic_crowns" code extra_class="mini" %}``
     """
+    ident = look.pop("ident", None)  # an id for the card (a part of live frames: tables.frame_diff)
     try:
-        return _card(game, code, tuple(sorted(look.items())), get_language())
+        markup = _card(game, code, tuple(sorted(look.items())), get_language())
     except TypeError:  # an unhashable look: drawn without the cache
-        return _render_card(game, code, look)
+        markup = _render_card(game, code, look)
+    if ident and markup.startswith("<span "):
+        markup = format_html('<span id="{}" ', ident) + mark_safe(markup[len("<span ") :])
+    return markup
+
+
+@register.filter
+def card_ids(codes):
+    """Each card of a hand with an id unique in the page that stays with the card while it is held:
+    ``[(code, "t-h-<code>[-<copy>]")]`` (a page shows one table) (a second copy of a code gets ``-1``, and so on)."""
+    seen: dict[str, int] = {}
+    out = []
+    for code in codes or ():
+        copy = seen[code] = seen.get(code, -1) + 1
+        out.append((code, f"t-h-{code}" + (f"-{copy}" if copy else "")))
+    return out
 
 
 @lru_cache(maxsize=16384)

@@ -145,7 +145,9 @@ def _merge_log(page: str, target: Node, element: str, fresh: Node) -> str:
     for li in new_lines.children:
         wanted.append(element[at : li.start])  # (the text between the lines, as the frame has it)
         key = li.attrs.get("data-key", "")
-        if "data-kept" in li.attrs:
+        if li.attrs.get("data-kept"):  # (lines kept, by their keys)
+            wanted += [have[k] for k in li.attrs["data-kept"].split(" ")]
+        elif "data-kept" in li.attrs:
             assert key in have, key
             wanted.append(have[key])
         else:

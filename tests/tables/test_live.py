@@ -17,6 +17,13 @@ from tests.tables.test_consumers import connect, session_cookie, setup_game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
+@pytest.fixture(autouse=True, params=[False, True], ids=["full-frames", "partial-frames"])
+def partial_frames(request, settings):
+    """Every test here runs with whole frames (the default) and with partial frames (settings.PARTIAL_FRAMES)."""
+    settings.PARTIAL_FRAMES = request.param
+    return request.param
+
+
 def first_legal(table_id):
     table = Table.objects.get(pk=table_id)
     seat = table.to_act[0]
