@@ -131,3 +131,21 @@ def _default_language():
     translation.deactivate()
     yield
     translation.deactivate()
+
+
+@pytest.fixture
+def handed(monkeypatch):
+    """The groups whose sends were handed to the event loop (tests of where moves send from); a thread that waits
+    for the sends fails the test."""
+    from tables import loops
+
+    groups = []
+    start = loops._start_sending
+
+    def watched(loop, layer, messages):
+        groups.extend(group for group, _ in messages)
+        start(loop, layer, messages)
+
+    monkeypatch.setattr(loops, "_start_sending", watched)
+    monkeypatch.setattr(loops, "async_to_sync", lambda f: pytest.fail("a thread waited for the sends"))
+    return groups

@@ -40,23 +40,6 @@ def redis_layer(settings):
     channel_layers.backends.clear()
 
 
-@pytest.fixture
-def handed(monkeypatch):
-    """The groups whose sends were handed to the event loop; a thread that waits for the sends fails the test."""
-    from tables import loops
-
-    groups = []
-    start = loops._start_sending
-
-    def watched(loop, layer, messages):
-        groups.extend(group for group, _ in messages)
-        start(loop, layer, messages)
-
-    monkeypatch.setattr(loops, "_start_sending", watched)
-    monkeypatch.setattr(loops, "async_to_sync", lambda f: pytest.fail("a thread waited for the sends"))
-    return groups
-
-
 async def test_socket_and_posted_moves_send_from_the_loop_to_the_counted_sockets(
     alice, bob, redis_layer, handed
 ):

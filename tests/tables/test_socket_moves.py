@@ -218,23 +218,6 @@ async def test_the_socket_answers_every_refusal_as_the_api_does(alice, bob, char
     await close(*sockets)
 
 
-@pytest.fixture
-def handed(monkeypatch):
-    """The groups whose sends were handed to the event loop; a thread that waits for the sends fails the test."""
-    from tables import loops
-
-    groups = []
-    start = loops._start_sending
-
-    def watched(loop, layer, messages):
-        groups.extend(group for group, _ in messages)
-        start(loop, layer, messages)
-
-    monkeypatch.setattr(loops, "_start_sending", watched)
-    monkeypatch.setattr(loops, "async_to_sync", lambda f: pytest.fail("a thread waited for the sends"))
-    return groups
-
-
 async def test_a_socket_move_hands_its_frames_and_badges_to_the_event_loop(alice, bob, handed):
     """The thread that judged the move does not wait for the group sends: the socket's event loop makes them."""
     from tables.notifications import user_group
