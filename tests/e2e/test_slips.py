@@ -52,9 +52,20 @@ def test_on_a_laptop_the_chat_is_beside_the_board_on_the_first_screen_with_a_tim
     visit(page, tour.server, tour.tables["five_crowns"].removeprefix(tour.server.url))
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_selector(".chat-form input")
-    board = page.locator(".table-body > .board").bounding_box()
-    for sel in (".chat-panel h2", ".chat-log", ".chat-form input"):
-        box = page.locator(sel).first.bounding_box()
+    # Measured in one go in the page: the socket's first frame may replace the board at any moment, and a box
+    # asked of an element just swapped out is none.
+    boxes = page.evaluate(
+        """sels => sels.map(sel => {
+          const el = document.querySelector(sel);
+          if (!el || !el.getClientRects().length) return null;
+          const r = el.getBoundingClientRect();
+          return {x: r.x, y: r.y, width: r.width, height: r.height};
+        })""",
+        [".table-body > .board", ".chat-panel h2", ".chat-log", ".chat-form input"],
+    )
+    board = boxes[0]
+    assert board, "the board is not drawn"
+    for sel, box in zip((".chat-panel h2", ".chat-log", ".chat-form input"), boxes[1:], strict=True):
         assert box, f"{sel} is not drawn"
         assert box["y"] + box["height"] <= 800, (
             f"{sel} ends at {box['y'] + box['height']:.0f} px, below the fold"
