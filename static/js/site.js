@@ -323,7 +323,10 @@
   // its close button (the answer's) or a tap outside close it. The game is the page's (its body's game-<slug> class).
   const ZOOM_WAIT = 600; // ms the pointer or the focus rests on a card before it opens
   const LONG_PRESS = 450; // ms
-  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, swallowClick = false, zoomAsked = 0, modalAsked = false, closedAt = -1e9;
+  // (swallowUntil: until when the click that ends a long press is swallowed, once the press is released;
+  // a touch sends none after a long press, so a flag left up would eat the next tap, the view's Close.)
+  let zoom = null, zoomTimer = null, zoomShown = null, pressed = null, longPressed = false, swallowUntil = 0, zoomAsked = 0, modalAsked = false, closedAt = -1e9;
+  const SWALLOW = 250; // ms after the release of a long press
   function pageGame() {
     const m = /(?:^|\s)game-(?!page(?:\s|$))([a-z0-9_]+)/.exec(document.body.className);
     return m ? m[1] : null;
@@ -344,12 +347,18 @@
     zoom.addEventListener("click", function (evt) {
       if (evt.target === zoom || evt.target.closest("[data-zoom-close]")) closeZoom();
     });
-    zoom.addEventListener("close", function () { zoomShown = null; closedAt = performance.now(); });
+    zoom.addEventListener("close", function () {
+      // (the event comes a task after close(): a card asked for since then keeps its ask)
+      if (zoomAsked === closedAsk) zoomShown = null;
+      closedAt = performance.now();
+    });
     document.body.appendChild(zoom);
     return zoom;
   }
+  let closedAsk = 0; // the ask the view showed when it was last closed
   function closeZoom() {
     clearTimeout(zoomTimer);
+    closedAsk = zoomAsked;
     if (zoom && zoom.open) zoom.close();
     zoomShown = null;
   }
@@ -376,6 +385,7 @@
         const title = content.querySelector("h2");
         if (title) title.id = "card-zoom-title";
         dialog.classList.toggle("peek", !modal);
+        closedAsk = asked - 1; // (this close's event must not forget the card shown now)
         if (dialog.open) dialog.close();
         if (modal) { dialog.showModal(); const close = dialog.querySelector("[data-zoom-close]"); if (close) close.focus(); }
         else dialog.show();
@@ -383,7 +393,12 @@
       .catch(function () { zoomShown = null; if (asked === zoomAsked) modalAsked = false; });
   }
   document.addEventListener("click", function (evt) {
-    if (swallowClick) { swallowClick = false; evt.preventDefault(); evt.stopPropagation(); return; }
+    if (performance.now() < swallowUntil && !evt.target.closest("[data-zoom-close]")) {
+      swallowUntil = 0;
+      evt.preventDefault();
+      evt.stopPropagation();
+      return;
+    }
     const card = zoomable(evt.target);
     if (card && !acts(evt.target)) { clearTimeout(zoomTimer); openZoom(card, true); }
   }, true);
@@ -402,11 +417,12 @@
     clearTimeout(zoomTimer); // a press is no resting pointer
     pressed = { x: evt.clientX, y: evt.clientY, timer: setTimeout(function () {
       pressed = null;
-      swallowClick = true; // the press opened the card; the click that ends it does not play it
+      longPressed = true; // the press opened the card; the click that ends it (if any) does not play it
       openZoom(card, true);
     }, LONG_PRESS) };
   });
   function unpress(evt) {
+    if (longPressed && evt.type !== "pointermove") { longPressed = false; swallowUntil = performance.now() + SWALLOW; }
     if (!pressed) return;
     if (evt.type === "pointermove" && Math.hypot(evt.clientX - pressed.x, evt.clientY - pressed.y) < 8) return;
     clearTimeout(pressed.timer);
