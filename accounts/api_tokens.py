@@ -5,11 +5,12 @@ a move). The process keeps {token hash: the person} instead, for at most ``setti
 and only while that person's *stamp* is the one it was kept under (``stamps``). Each person has a stamp of
 their own in Django's default cache (Redis when REDIS_URL is set, so shared by every process; the process's
 own memory otherwise, where there is one process), renewed when one of their tokens is deleted (revoked, a
-password changed), or they, their chosen language or their verified address are saved or deleted
-(deactivated, say): every process then looks that person's tokens up again on its next call, and nobody
-else's. A log-in saves only ``last_login`` (Django's ``update_last_login``) and renews nothing.
-``tables.rooms`` keeps a table's seats (with their people) under the same stamps. A change made by a bulk
-``update()``, which sends no signal, is seen within the expiry.
+password changed), or they, their chosen language, their verified address, their notification choice or
+one of their push devices are saved or deleted (deactivated, say): every process then looks that person's
+tokens up again on its next call, and nobody else's. A log-in saves only ``last_login`` (Django's
+``update_last_login``) and renews nothing. ``tables.rooms`` keeps a table's seats (with their people) under
+the same stamps, and ``accounts.preferences.telling`` how each person is told of their turn. A change made
+by a bulk ``update()``, which sends no signal, is seen within the expiry.
 
 While Redis is out of reach (``config.cache``), every token is read from the database.
 
@@ -32,7 +33,14 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.utils import timezone
 
-from accounts.models import ApiToken, Preference, VerifiedEmail, hash_token
+from accounts.models import (
+    ApiToken,
+    NotificationChoice,
+    Preference,
+    PushSubscription,
+    VerifiedEmail,
+    hash_token,
+)
 
 STAMP_PREFIX = "accounts:person-stamp:"
 KEPT_TOKENS = 4096
@@ -109,8 +117,8 @@ def stamps(user_ids) -> dict[int, str]:
 
 
 def forget(user_id: int) -> None:
-    """Every process reads this person's tokens, and the seats they hold, again (now, and once the change
-    that called this commits)."""
+    """Every process reads this person's tokens, the seats they hold and how they are told of their turn
+    again (now, and once the change that called this commits)."""
     _renew(user_id)
     transaction.on_commit(lambda: _renew(user_id))
 
@@ -135,6 +143,7 @@ def _theirs_changed(sender, instance, **kwargs) -> None:
 post_delete.connect(_theirs_changed, sender=ApiToken, dispatch_uid="api-tokens-revoked")
 post_save.connect(_person_changed, sender=get_user_model(), dispatch_uid="api-tokens-person-saved")
 post_delete.connect(_person_changed, sender=get_user_model(), dispatch_uid="api-tokens-person-deleted")
-for _model in (Preference, VerifiedEmail):
+# (a notification choice or a push device: how their turn is told, ``accounts.preferences.telling``)
+for _model in (Preference, VerifiedEmail, NotificationChoice, PushSubscription):
     post_save.connect(_theirs_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-saved")
     post_delete.connect(_theirs_changed, sender=_model, dispatch_uid=f"api-tokens-{_model.__name__}-deleted")

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import copy
+import threading
+import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import translation
 
-from accounts.models import NotificationChoice, Preference
+from accounts import api_tokens
+from accounts.models import NotificationChoice, Preference, PushSubscription
+
+KEPT_PEOPLE = 4096  # people whose telling a process keeps (``telling``)
+KEEP_SECONDS = 600  # at most this long, even under an unchanged stamp
 
 
 def chosen_language(user) -> str:
@@ -70,6 +79,67 @@ def notification_choice(user) -> NotificationChoice:
     defaults, unsaved, when they never chose."""
     user_id = getattr(user, "pk", user)
     return NotificationChoice.objects.filter(user_id=user_id).first() or NotificationChoice(user_id=user_id)
+
+
+@dataclass(frozen=True)
+class Telling:
+    """How a person is told their turn began: their notification choice, and whether they have a push
+    device (the push itself goes to the devices they have as it is queued: ``accounts.push.notify``)."""
+
+    choice: NotificationChoice
+    devices: bool
+
+
+@dataclass
+class _Kept:
+    stamp: str
+    expires: float  # time.monotonic()
+    telling: Telling
+
+
+_told: dict[int, _Kept] = {}
+_told_lock = threading.Lock()
+
+
+def telling(user_ids, stamps: dict[int, str] | None = None) -> dict[int, Telling]:
+    """{person id: how they are told their turn began}, as the database has it: a move's path, where the
+    same few people's turns come back every minute. The process keeps each person's under their stamp
+    (``accounts.api_tokens``: renewed in the shared cache when their notification choice or one of their
+    push devices is saved or deleted, in whichever process), so a person read once costs no query until it
+    changes, and what changed anywhere is read again at the next move. ``stamps``: those of some of them
+    read already in this change, before anything of theirs was read (a move's seated people:
+    ``tables.rooms``); the others' are read here, in one cache read. Two queries for all those read afresh
+    (none when none is); while the cache is out of reach (``config.cache``), every one of them."""
+    ids = list(dict.fromkeys(user_ids))
+    if not ids:
+        return {}
+    degraded = getattr(cache, "degraded", False)
+    known = {pk: stamp for pk, stamp in (stamps or {}).items() if stamp} if not degraded else {}
+    missing = [pk for pk in ids if pk not in known]
+    if missing and not degraded:
+        known.update(api_tokens.stamps(missing))  # (read before the rows: a change after renews it)
+    now = time.monotonic()
+    found: dict[int, Telling] = {}
+    for pk in ids:
+        kept = _told.get(pk)
+        if kept is not None and kept.stamp and kept.stamp == known.get(pk) and kept.expires > now:
+            found[pk] = kept.telling
+    unread = [pk for pk in ids if pk not in found]
+    if unread:
+        choices = {c.user_id: c for c in NotificationChoice.objects.filter(user_id__in=unread)}
+        devices = set(
+            PushSubscription.objects.filter(user_id__in=unread).values_list("user_id", flat=True).distinct()
+        )
+        with _told_lock:
+            for pk in unread:
+                found[pk] = Telling(choices.get(pk) or NotificationChoice(user_id=pk), pk in devices)
+                if known.get(pk) and not degraded:
+                    _told.pop(pk, None)
+                    _told[pk] = _Kept(known[pk], now + KEEP_SECONDS, found[pk])
+            while len(_told) > KEPT_PEOPLE:
+                _told.pop(next(iter(_told)))
+    # (each caller its own copy of the choice: nothing one sets on it reaches another)
+    return {pk: Telling(copy.copy(found[pk].choice), found[pk].devices) for pk in ids}
 
 
 def zone_of(choice: NotificationChoice) -> ZoneInfo:

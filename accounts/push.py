@@ -27,10 +27,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, close_old_connections, transaction
+from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import api_tokens
 from accounts.limits import has_control_characters, room_for
 from accounts.models import OutgoingPush, PushSubscription, VapidKeys
 from accounts.outbox import backoff, claim_due
@@ -196,9 +197,12 @@ def subscribe(user, data, user_agent: str = "") -> tuple[PushSubscription, bool]
                 return PushSubscription.objects.create(endpoint=fields["endpoint"], **values), True
         except IntegrityError:  # the same device, subscribing twice at once
             existing = PushSubscription.objects.get(endpoint=fields["endpoint"])
+    owner = existing.user_id
     for name, value in values.items():
         setattr(existing, name, value)
-    existing.save(update_fields=[*values])
+    existing.save(update_fields=[*values])  # (its new owner's stamp renewed: accounts.api_tokens)
+    if owner != existing.user_id:
+        api_tokens.forget(owner)  # (and its former owner's: they have one device fewer)
     return existing, False
 
 
@@ -237,30 +241,64 @@ def is_viewing(user_id: int, table_id: int) -> bool:
 
 
 def notify(
-    user, title: str, body: str, url: str, tag, table_id: int | None = None, now=None, choice=None
+    user,
+    title: str,
+    body: str,
+    url: str,
+    tag,
+    table_id: int | None = None,
+    now=None,
+    choice=None,
+    devices: bool | None = None,
 ) -> int:
     """Queue a push to each of ``user``'s devices (in the caller's transaction; the worker sends them);
-    how many. The caller words it in the person's language; it holds nothing they may not read."""
+    how many. The caller words it in the person's language; it holds nothing they may not read.
+    ``choice`` and ``devices`` (whether they have a device): what the caller read of them already
+    (``accounts.preferences.telling``); no device, no query."""
     now = now or timezone.now()
     choice = choice or notification_choice(user)
-    if not choice.push or (table_id is not None and is_viewing(choice.user_id, table_id)):
+    if devices is False or not choice.push or (table_id is not None and is_viewing(choice.user_id, table_id)):
         return 0
     due = not_before(choice, now)
     payload = {"title": title[:120], "body": body[:300], "url": url, "tag": str(tag)}
-    rows = [
-        OutgoingPush(
-            user_id=choice.user_id,
-            subscription=device,
-            payload=payload,
-            table_id=table_id,
-            next_attempt_at=due,
-        )
-        for device in PushSubscription.objects.filter(user_id=choice.user_id)
-    ]
-    if rows:
-        OutgoingPush.objects.bulk_create(rows)
+    queued = _queue(choice.user_id, payload, table_id, due)
+    if queued:
         transaction.on_commit(wakeup.set)
-    return len(rows)
+    return queued
+
+
+def _queue(user_id: int, payload: dict, table_id: int | None, due) -> int:
+    """One ``OutgoingPush`` per device ``user_id`` has as the statement runs, in one ``INSERT … SELECT``
+    (the devices are not read apart: whatever a move's path knew of them, the rows name only devices that
+    are theirs now), newest device first; how many. Each value prepared by its field, as ``save()`` would."""
+    meta, quote = OutgoingPush._meta, connection.ops.quote_name
+    values = {
+        "user": user_id,
+        "payload": payload,
+        "table_id": table_id,
+        "status": OutgoingPush.PENDING,
+        "attempts": 0,
+        "next_attempt_at": due,
+        "last_error": "",
+        "created_at": timezone.now(),  # (auto_now_add: when it was queued, whatever ``now`` the caller says)
+    }
+    fields = [meta.get_field(name) for name in values]
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(fields, values.values(), strict=True)
+    ]
+    devices = PushSubscription._meta
+    device_id = quote(devices.pk.column)
+    columns = ", ".join(quote(field.column) for field in [*fields, meta.get_field("subscription")])
+    statement = (
+        f"INSERT INTO {quote(meta.db_table)} ({columns}) "
+        f"SELECT {', '.join(['%s'] * len(params))}, {device_id} FROM {quote(devices.db_table)} "
+        f"WHERE {quote(devices.get_field('user').column)} = %s "
+        f"ORDER BY {quote(devices.get_field('created_at').column)} DESC, {device_id} DESC"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*params, user_id])
+        return max(cursor.rowcount, 0)
 
 
 def retry_delay(attempts: int) -> timedelta:

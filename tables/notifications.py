@@ -26,6 +26,7 @@ from accounts.preferences import (
     not_before,
     notification_choice,
     quiet_end,
+    telling,
     zone_of,
 )
 from tables import loops
@@ -35,15 +36,19 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
+def turns_changed(table, newly_awaited, no_longer_awaited, stamps: dict[int, str] | None = None) -> None:
     """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
-    after commit refresh the live badge of everyone whose turn began or ended."""
+    after commit refresh the live badge of everyone whose turn began or ended. How each is told (their
+    choice, whether they have a push device) is what the process keeps under their stamp, read again once
+    it changed anywhere (``accounts.preferences.telling``); ``stamps``: the seated people's, as the move
+    read them (``tables.rooms``)."""
     user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
     # (logged if it fails; the table as the move saved it: its id and game are all a badge names)
     transaction.on_commit(lambda: refresh_badges(table.pk, user_ids, table=table), robust=True)
     now = timezone.now()
+    told = telling([user.pk for user in newly_awaited], stamps)
     for user in newly_awaited:
-        choice = notification_choice(user)
+        choice = told[user.pk].choice
         words = {"username": user.username, "table": table.title, "id": table.pk, "url": table_url(table)}
         with translation.override(language_of(user)):  # the recipient's language, not the mover's
             push.notify(
@@ -55,6 +60,7 @@ def turns_changed(table, newly_awaited, no_longer_awaited) -> None:
                 table_id=table.pk,
                 now=now,
                 choice=choice,
+                devices=told[user.pk].devices,
             )
             # A digest reader gets the day's list instead (send_digests). In a live game the turn comes back
             # every minute: one e-mail per table and player per window.

@@ -439,7 +439,7 @@ def _store_progress(
 
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
-        notifications.turns_changed(table, newly, others)  # queues mail now, badges after commit
+        notifications.turns_changed(table, newly, others, people)  # queues mail now, badges after commit
         api_events.turn_began(
             table, [seat.user for seat in changed if seat.index in now_awaited and not seat.is_bot]
         )

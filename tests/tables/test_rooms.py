@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from accounts import api_tokens
+from accounts import api_tokens, preferences
 from accounts.models import ApiToken
 from accounts.preferences import set_language
 from tables import live, rendering, rooms, selectors, services, social
@@ -98,14 +98,15 @@ def test_the_rooms_log_is_the_log_read_afresh_through_seat_events(game):
 
 @contextmanager
 def another_process():
-    """What this process keeps (rooms, tokens) set aside, as if another process served in between; the
-    database and the shared cache are the same."""
-    kept = rooms._rooms, api_tokens._kept, api_tokens._owners
+    """What this process keeps (rooms, tokens, how people are told of their turn) set aside, as if another
+    process served in between; the database and the shared cache are the same."""
+    kept = rooms._rooms, api_tokens._kept, api_tokens._owners, preferences._told
     rooms._rooms, api_tokens._kept, api_tokens._owners = type(rooms._rooms)(), {}, {}
+    preferences._told = {}
     try:
         yield
     finally:
-        rooms._rooms, api_tokens._kept, api_tokens._owners = kept
+        rooms._rooms, api_tokens._kept, api_tokens._owners, preferences._told = kept
 
 
 def test_a_room_behind_the_tables_revision_reloads(game):
