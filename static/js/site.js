@@ -407,6 +407,7 @@
   const ACTIVE = "button, a, label, input, select, textarea, [data-move], [data-pick], [hx-get], [hx-post], [role=button], [tabindex]";
   function acts(el) {
     for (let up = el; up && up !== document.body; up = up.parentElement) {
+      if ("scrollFocus" in up.dataset) continue; // (a region that scrolls, focusable for its arrow keys only)
       if (up.matches(ACTIVE) || getComputedStyle(up).cursor === "pointer") return true;
     }
     return false;
@@ -439,7 +440,7 @@
     else if (zoom && zoom.open && zoom.classList.contains("peek") && !evt.target.closest(".card-zoom")) closeZoom();
   });
   document.addEventListener("focusin", function (evt) {
-    const card = evt.target.matches && evt.target.matches("button, [tabindex]") ? evt.target.querySelector("[data-card]") : null;
+    const card = evt.target.matches && evt.target.matches("button, [tabindex]:not([data-scroll-focus])") ? evt.target.querySelector("[data-card]") : null;
     clearTimeout(zoomTimer);
     if (performance.now() - closedAt < 500) return; // the focus coming back to the card a closed view showed
     if (card && zoomable(card)) zoomTimer = setTimeout(function () { openZoom(card, false); }, ZOOM_WAIT);

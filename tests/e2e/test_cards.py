@@ -116,6 +116,17 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     # A tap on a card that is not a move (a recruitment zone's) opens it.
     phone.locator(".cp-zones [data-card]:visible").first.click()
     assert zoomed(phone, modal=True)["modal"]
+    phone.keyboard.press("Escape")
+    expect(phone.locator("dialog.card-zoom[open]")).to_have_count(0)
+    # The zones scroll on a phone: with no button among them (not the player's turn), the region itself takes
+    # the focus for its arrow keys (tabindex 0, site.js's markScrollers). A tap on a card in it still opens it.
+    phone.evaluate(
+        """() => { const zones = document.querySelector('.cp-zones');
+        zones.querySelectorAll('button').forEach(b => b.remove());
+        zones.setAttribute('tabindex', '0'); zones.dataset.scrollFocus = ''; }"""
+    )
+    phone.locator(".cp-zones [data-card]:visible").first.click()
+    assert zoomed(phone, modal=True)["modal"]
     # Closed and tapped again at once, before the dialog's close event has run (it comes a task later): the
     # card opens all the same.
     phone.evaluate(
