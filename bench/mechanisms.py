@@ -5,7 +5,7 @@ process's kept tokens and cards.
 Run:  .venv/bin/python bench/mechanisms.py [--games cosmic_crowns,...] [--tables 4] [--moves 240] [--rounds 1]
       .venv/bin/python bench/mechanisms.py --quick      (a smoke run: one game, a few moves)
 
-Six configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
+Seven configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
 migrated SQLite file (so every configuration has the same users, tables, seeds and moves):
   as shipped    everything on, as `make run` serves
   no memo       every frame drawn whole by Django's templates (the snapshot's ``memo`` off)
@@ -14,9 +14,12 @@ migrated SQLite file (so every configuration has the same users, tables, seeds a
                 load the state, ``rooms.advance`` keeps nothing. This is what the rooms do themselves when
                 they find they are behind; it is patched in this bench only.
   plain Django  neither
-and two more, each beside "as shipped": no tokens kept (``API_TOKEN_CACHE_SECONDS=0``: an API call looks its
-token's person up every time) and no cards kept (every ``{% card %}`` drawn by its template, not taken from
-tables.templatetags.table_tags' cache; patched in the bench only).
+and three more, each beside "as shipped": no tokens kept (``API_TOKEN_CACHE_SECONDS=0``: an API call looks its
+token's person up every time), no cards kept (every ``{% card %}`` drawn by its template, not taken from
+tables.templatetags.table_tags' cache; patched in the bench only) and no raw SQL (a change's lock, its table's
+columns and its awaited seats written the ORM's way, ``select_for_update().get()``, ``save(update_fields=...)``
+and ``update()`` with ``Case``/``When``, instead of tables/services.py's three raw statements; patched in the
+bench only).
 Per game: --tables tables of 4 seated players, every seat's group of the in-memory channel layer listening
 in English (so each change draws its 4 frames; they are drawn, not sent: no socket in this process), then
 --moves moves after a warm-up, each table in turn, each sent (by a seeded coin) as over the table's socket
@@ -27,7 +30,8 @@ generator. Printed per game and configuration: the process's CPU per socket move
 POST), the frames' share of it, a frame's render time (median CPU ms), queries per socket move and per HTTP
 move (every statement, the GET's among them; BEGIN and COMMIT not counted), and the frame parts drawn per
 move (not taken from the memo); then whether every configuration drew the same bytes (a digest of every
-frame), and what each mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
+frame) and left the same rows (a digest of every table's, seat's and move's columns at the end), and what each
+mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
 """
 
 from __future__ import annotations
@@ -53,8 +57,9 @@ CONFIGS = {  # name: what is off
     "plain Django": ("memo", "rooms"),
     "no tokens kept": ("tokens",),
     "no cards kept": ("cards",),
+    "no raw SQL": ("sql",),
 }
-MAIN = ["as shipped", "no memo", "no rooms", "plain Django"]  # (the other two: each beside "as shipped")
+MAIN = ["as shipped", "no memo", "no rooms", "plain Django"]  # (the other three: each beside "as shipped")
 
 
 def django_setup(sqlite_path: str) -> None:
@@ -111,6 +116,74 @@ def without_kept_cards() -> None:
     table_tags._card = lambda game, code, look, language: table_tags._render_card(game, code, dict(look))
 
 
+def without_raw_sql() -> None:
+    """A change's lock, its table's columns and its awaited seats written the ORM's way, as before the three
+    raw statements of tables/services.py: ``select_for_update().get()``, ``save(update_fields=...)`` and
+    ``update()`` with ``Q``/``Case``/``When`` (bench only)."""
+    from django.db.models import Case, Q, Value, When
+    from django.utils.translation import gettext
+
+    from tables import services
+    from tables.errors import NotFound
+    from tables.models import Seat, Table
+
+    def locked_table(table_id):
+        try:
+            return Table.objects.select_for_update().get(pk=table_id)
+        except (Table.DoesNotExist, ValueError, TypeError):
+            raise NotFound(gettext("No such table.")) from None
+
+    def write_columns(table, fields):
+        table.save(update_fields=fields)
+
+    def write_awaited(table_id, changed, awaited, begun, now):
+        # (an empty IN is no SQL: Django would leave out the whole update)
+        is_awaited = Q(index__in=sorted(awaited)) if awaited else Value(False)
+        since = Case(When(index__in=sorted(begun), then=Value(now)), default=None) if begun else None
+        Seat.objects.filter(table_id=table_id, index__in=sorted(changed)).update(
+            awaited=is_awaited, awaited_since=since
+        )
+
+    for name, plain in {
+        "_locked_table": locked_table,
+        "_write_columns": write_columns,
+        "_write_awaited": write_awaited,
+    }.items():
+        if not callable(getattr(services, name, None)):
+            raise SystemExit(f"tables.services.{name} is gone: update bench/mechanisms.py's without_raw_sql")
+        setattr(services, name, plain)
+
+
+def stored_digest() -> str:
+    """A digest of every table's, seat's and move's columns as stored. A time is given by where it stands to
+    its table's last move (none, the same, before, or how many seconds after: a deadline), since the clock
+    differs from one run to the next; a table's invite token, random, is left out."""
+    from tables.models import Move, Seat, Table
+
+    last = dict(Table.objects.values_list("pk", "last_move_at"))
+
+    def when(value, table_id):
+        if value is None or last[table_id] is None:
+            return None if value is None else "set"
+        seconds = (value - last[table_id]).total_seconds()
+        return seconds if seconds >= 0 else "before"
+
+    digest = hashlib.blake2b(digest_size=8)
+    for model, order, table in (
+        (Table, ("pk",), "id"),
+        (Seat, ("table_id", "index"), "table_id"),
+        (Move, ("table_id", "seq"), "table_id"),
+    ):
+        fields = [f for f in model._meta.concrete_fields if f.name != "invite_token"]
+        for row in model.objects.order_by(*order).values_list(*(f.attname for f in fields)):
+            values = dict(zip((f.attname for f in fields), row, strict=True))
+            for field in fields:
+                if field.get_internal_type() == "DateTimeField":
+                    values[field.attname] = when(values[field.attname], values[table])
+            digest.update(json.dumps([model.__name__, values], sort_keys=True).encode())
+    return digest.hexdigest()
+
+
 def worker(args) -> None:
     """One configuration, one game, in this process; prints one JSON line of figures."""
     off = CONFIGS[args.config]
@@ -138,6 +211,8 @@ def worker(args) -> None:
         without_rooms()
     if "cards" in off:
         without_kept_cards()
+    if "sql" in off:
+        without_raw_sql()
     loops.send = lambda layer, messages: None  # drawn, not sent: no socket listens in this process
 
     frame_ms: list[float] = []
@@ -248,6 +323,7 @@ def worker(args) -> None:
                 "frames": len(frame_ms) / moves,
                 "drawn": (parts.renders - drawn_before) / moves,
                 "digest": digest.hexdigest(),
+                "stored": stored_digest(),
             }
         )
     )
@@ -348,6 +424,7 @@ def main() -> int:
                 f"{r['frame ms']:>7.2f}{r['socket queries']:>9.1f}{r['http queries']:>8.1f}{r['drawn']:>7.1f}"
             )
         same = len({best[c]["digest"] for c in CONFIGS}) == 1
+        stored = len({best[c]["stored"] for c in CONFIGS}) == 1
         memo = saving(best["no memo"]["socket cpu"], best["as shipped"]["socket cpu"])
         room = saving(best["no rooms"]["socket cpu"], best["as shipped"]["socket cpu"])
         room_http = saving(best["no rooms"]["http cpu"], best["as shipped"]["http cpu"])
@@ -356,11 +433,16 @@ def main() -> int:
         tokens = saving(best["no tokens kept"]["http cpu"], best["as shipped"]["http cpu"])
         tokens_queries = best["no tokens kept"]["http queries"] - best["as shipped"]["http queries"]
         cards = saving(best["no cards kept"]["socket cpu"], best["as shipped"]["socket cpu"])
+        raw = saving(best["no raw SQL"]["socket cpu"], best["as shipped"]["socket cpu"])
+        raw_http = saving(best["no raw SQL"]["http cpu"], best["as shipped"]["http cpu"])
+        raw_queries = best["no raw SQL"]["socket queries"] - best["as shipped"]["socket queries"]
         print(
             f"  {game}: the memo saves {memo} of a socket move's CPU; the rooms save {room} of a socket move's "
             f"and {room_http} of an HTTP move's, {queries:+.1f} and {queries_http:+.1f} queries; the kept tokens "
             f"save {tokens} of an HTTP move's and {tokens_queries:+.1f} queries; the kept cards {cards} of a "
-            f"socket move's; frames {'identical' if same else 'DIFFERENT'} in every configuration",
+            f"socket move's; the raw SQL {raw} of a socket move's and {raw_http} of an HTTP move's, "
+            f"{raw_queries:+.1f} queries; frames {'identical' if same else 'DIFFERENT'} and tables, seats and "
+            f"moves stored {'identical' if stored else 'DIFFERENTLY'} in every configuration",
             flush=True,
         )
     print(
