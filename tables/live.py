@@ -25,6 +25,8 @@ from django.conf import settings
 
 from accounts.preferences import chosen_language
 from tables import frame_diff, loops, rooms, selectors
+from tables.stream_presence import open_among, open_scopes, sockets, table_scope
+from tables.stream_presence import streams as stream_counts
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +70,6 @@ def listened(layer, groups, streams=()) -> set[str]:
     if isinstance(layer, InMemoryChannelLayer):  # (the streams' own groups say it: tables.streams)
         return {group for group in groups if layer.groups.get(group)} | set(streams)
     from django.core.cache import cache
-
-    from tables.stream_presence import open_among, sockets
-    from tables.stream_presence import streams as stream_counts
 
     if getattr(cache, "degraded", False):  # (Redis out of reach: the counts are this process's own)
         return set(groups) | set(streams)
@@ -120,8 +119,6 @@ class Publication:
         viewers = [(viewer_key(index), user) for index, user in people.items()] + [(WATCH, None)]
         messages = []
         wanted = [(key, user, lang) for key, user in viewers for lang in frame_languages(user)]
-        from tables.stream_presence import table_scope
-
         scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
         heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
@@ -172,7 +169,6 @@ def stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=None) 
     ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
     encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
     from tables.models import Table
-    from tables.stream_presence import open_scopes, table_scope
 
     if streaming is None:  # (else the caller read it with the frames' counts)
         streaming = isinstance(layer, InMemoryChannelLayer) or bool(open_scopes([table_scope(table.pk)]))

@@ -30,6 +30,9 @@ from accounts.preferences import (
     zone_of,
 )
 from tables import loops
+from tables.context_processors import waiting_for, waiting_for_people
+from tables.live import listened
+from tables.models import Table
 
 
 def user_group(user_id: int) -> str:
@@ -85,16 +88,11 @@ def refresh_badges(table_id: int, user_ids: list[int], table=None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    from tables.live import listened
-    from tables.models import Table
-
     people = list(dict.fromkeys(user_ids))
     heard = listened(layer, [user_group(pk) for pk in people])  # (one cache read on Redis)
     listening = [pk for pk in people if user_group(pk) in heard]
     if not listening:
         return
-    from tables.context_processors import waiting_for_people
-
     if table is None:
         table = Table.objects.filter(pk=table_id).only("pk", "game").first()
     # (what waits for them and their languages read for all of them at once, not person by person)
@@ -119,7 +117,6 @@ def badge(user, changed=None, *, waiting=None, lang: str | None = None) -> str: 
     tables (the "Next game" button's) and ``changed``, the table whose turn just changed (a browser
     notification names and opens it). ``waiting`` and ``lang``: what waits for them and their language,
     when the caller read them already."""
-    from tables.context_processors import waiting_for
 
     with translation.override(lang or language_of_id(getattr(user, "pk", user))):
         context = {"waiting": waiting or waiting_for(user), "oob": True, "changed": changed}
