@@ -18,8 +18,7 @@ badges of a move are handed to that loop to send, and the thread goes on to its 
 Requests that change something (POST and the other unsafe methods: moves, chat, joins) run on
 settings.SYNC_THREADS threads; one suits SQLite, which takes one writer at a time: they queue in order on
 the thread instead of waiting for the write lock in SQLite's busy handler. PostgreSQL serves them side by
-side, so it gets several threads. A move sent over a table's socket runs on these threads too
-(``tables.loops.on_a_change_thread``: ``get_asgi_application`` lends them). Pages and other reads (GET, HEAD, OPTIONS) run on threads of their own
+side, so it gets several threads. Pages and other reads (GET, HEAD, OPTIONS) run on threads of their own
 (settings.PAGE_THREADS, two by default; 0: on the same threads as the changes), so a slow page (a big
 account's history, the leaderboards) never holds up a move behind it; SQLite in WAL mode lets them read
 while a move writes (``tests/test_handlers.py`` holds a page open while moves are posted).
@@ -46,7 +45,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
@@ -57,7 +56,6 @@ from django.urls import Resolver404, resolve, set_script_prefix
 from django.utils import translation
 from django.utils.translation import gettext, trans_real
 
-from tables import loops
 from tables.loops import serve
 
 READS = frozenset({"GET", "HEAD", "OPTIONS"})  # the methods served on the page threads
@@ -86,8 +84,13 @@ class PooledASGIHandler(ASGIHandler):
             executors, busy = self.page_executors, self.page_busy
         else:
             executors, busy = self.executors, self.busy
-        async with loops.least_busy(executors, busy):
-            await self.handle(scope, receive, send)
+        index = min(range(len(busy)), key=busy.__getitem__)
+        busy[index] += 1
+        try:
+            async with ThreadSensitiveContext(executor=executors[index]):
+                await self.handle(scope, receive, send)
+        finally:
+            busy[index] -= 1
 
     async def handle(self, scope, receive, send):
         """Django's ``ASGIHandler.handle`` with one trip to the thread where Django makes three.
@@ -251,6 +254,4 @@ def get_asgi_application() -> PooledASGIHandler:
     import django
 
     django.setup(set_prefix=False)
-    handler = PooledASGIHandler()
-    loops.lend_change_threads(handler.executors, handler.busy)  # (a socket's move queues with the posted)
-    return handler
+    return PooledASGIHandler()

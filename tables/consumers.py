@@ -22,7 +22,7 @@ from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live, loops, rooms, selectors, socket_moves, stream_presence
+from tables import chat_frames, live, rooms, selectors, socket_moves, stream_presence
 from tables.access import may_connect
 from tables.notifications import badge, user_group
 
@@ -173,10 +173,9 @@ class TableConsumer(
 
     async def receive(self, text_data=None, bytes_data=None):
         """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told."""
-        async with loops.on_a_change_thread():  # (with the posted moves: tables.loops)
-            refusal = await database_sync_to_async(socket_moves.play)(
-                self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
-            )
+        refusal = await database_sync_to_async(socket_moves.play)(
+            self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
+        )
         if refusal is not None:
             await self.send(text_data=refusal)
 

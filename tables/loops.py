@@ -5,12 +5,6 @@ A thread that serves a request (the request handler's threads, ``config.handlers
 to that loop and returns at once, so the thread goes on to its next request. Elsewhere (the worker, a
 management command, a test calling a service) no loop waits for the thread, and ``send`` sends before
 it returns.
-
-A socket's move runs on the threads that serve the posted moves (``on_a_change_thread``: the request
-handler lends them, ``lend_change_threads``): on SQLite, one thread, so a move sent over a socket queues
-in one line with the posted ones instead of waiting for the write lock; on PostgreSQL, the least busy of
-SYNC_THREADS, so a process judges several socket moves side by side, not one at a time on asgiref's
-single thread.
 """
 
 from __future__ import annotations
@@ -19,9 +13,9 @@ import asyncio
 import contextvars
 import logging
 import threading
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import contextmanager
 
-from asgiref.sync import ThreadSensitiveContext, async_to_sync
+from asgiref.sync import async_to_sync
 
 logger = logging.getLogger(__name__)
 
@@ -47,41 +41,6 @@ def serving(loop: asyncio.AbstractEventLoop):
         yield
     finally:
         _serving.loop = previous
-
-
-_change_threads: tuple[list, list] | None = None  # (executors, requests in flight on each), once lent
-
-
-def lend_change_threads(executors: list, busy: list[int]) -> None:
-    """The request handler's threads that serve changes (one call at a time each), and its count of the
-    requests in flight on each: socket moves go to them too (``on_a_change_thread``)."""
-    global _change_threads
-    _change_threads = (executors, busy)
-
-
-@asynccontextmanager
-async def least_busy(executors: list, busy: list[int]):
-    """From an event loop: the thread-sensitive calls in the block run on the least busy of ``executors``
-    (each one thread), counted in ``busy`` while the block runs."""
-    index = min(range(len(busy)), key=busy.__getitem__)
-    busy[index] += 1
-    try:
-        async with ThreadSensitiveContext(executor=executors[index]):
-            yield
-    finally:
-        busy[index] -= 1
-
-
-@asynccontextmanager
-async def on_a_change_thread():
-    """From an event loop: the thread-sensitive calls in the block (``database_sync_to_async``) run on the
-    least busy thread that serves changes, or on asgiref's one thread when no handler lent its threads (a
-    test's bare consumer)."""
-    if _change_threads is None:
-        yield
-        return
-    async with least_busy(*_change_threads):
-        yield
 
 
 def send(layer, messages: list[tuple[str, dict]]) -> None:

@@ -270,21 +270,15 @@ async def test_a_move_posted_through_the_handler_hands_its_badges_to_the_event_l
 
 
 async def test_a_socket_move_does_not_wait_behind_a_slow_page(alice, bob, monkeypatch, settings):
-    """A page that holds one of the request handler's page threads does not hold up a move sent over the
-    socket, which runs on the threads of the changes: the move is judged, committed and framed to every seat
-    while the page is still being served. (The handler as the site builds it, with its page threads: the
-    suite's own runs its pages on the change threads, tests/conftest.py.)"""
+    """A page that holds the request handler's thread (one on SQLite) does not hold up a move sent over the
+    socket: the move is judged, committed and framed to every seat while the page is still being served."""
     import asyncio
     import threading
 
     from channels.testing import HttpCommunicator
 
-    from config.handlers import PooledASGIHandler
-    from tables import loops, views
-
-    settings.PAGE_THREADS = 2
-    application = PooledASGIHandler()
-    monkeypatch.setattr(loops, "_change_threads", (application.executors, application.busy))
+    from config.asgi import application
+    from tables import views
 
     entered, release = threading.Event(), threading.Event()
     games_list = views.games_list
@@ -310,44 +304,3 @@ async def test_a_socket_move_does_not_wait_behind_a_slow_page(alice, bob, monkey
         release.set()
     assert (await page)["status"] == 200
     await close(*sockets)
-    for executor in (*application.executors, *application.page_executors, *application.password_executors):
-        executor.shutdown()
-
-
-async def test_a_socket_move_runs_on_the_least_busy_thread_that_serves_the_posted_moves(
-    alice, bob, monkeypatch
-):
-    """On the request handler's change threads (SYNC_THREADS: one on SQLite, so a socket's move queues in one
-    line with the posted moves instead of waiting for the write lock), not on asgiref's single thread."""
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
-    from tables import loops
-
-    executors = [ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"change-{i}") for i in range(2)]
-    busy = [1, 0]  # (a posted move in flight on the first)
-    monkeypatch.setattr(loops, "_change_threads", (executors, busy))
-    ran_on = []
-    play_move = services.play_move
-
-    def recorded(*args, **kwargs):
-        ran_on.append((threading.current_thread().name, list(busy)))
-        return play_move(*args, **kwargs)
-
-    monkeypatch.setattr(services, "play_move", recorded)
-    table = await setup_game(alice, bob)
-    sockets = await seated_sockets(table, [alice, bob])
-    await sockets[table.to_act[0]].send_to(text_data=json.dumps({"move": legal(table), "seq": 0}))
-    for comm in sockets:
-        assert 'data-seq="1"' in await comm.receive_from(timeout=20)
-    assert ran_on == [("change-1_0", [1, 1])] and busy == [1, 0]
-    await close(*sockets)
-    for executor in executors:
-        executor.shutdown()
-
-
-async def test_the_request_handler_lends_its_change_threads_to_the_sockets():
-    from config.asgi import django_asgi_app
-    from tables import loops
-
-    assert loops._change_threads == (django_asgi_app.executors, django_asgi_app.busy)
