@@ -120,9 +120,6 @@ class Snapshot:
             "legal_moves": position.legal_moves,
             "to_act": position.to_act,
             "my_turn": position.awaited,
-            # The seq this viewer's moves are posted at ({% move_attrs %}), None when it has none: a part
-            # drawn without a move button does not change with every move (tables.parts).
-            "move_seq": table.seq if position.legal_moves else None,
             "is_creator": signed_in and table.created_by_id == user.pk,
             # Whether this viewer may join: a spectator's frame is shared by every spectator, so there the
             # join area loads per person (``join_area`` view) instead of being decided here.

@@ -107,6 +107,16 @@
   document.body.addEventListener("htmx:wsOpen", function (evt) {
     evt.target.cardclubSocket = { raw: evt.detail.event.target, wrapper: evt.detail.socketWrapper };
   });
+  // A move button carries its move alone (data-move, {% move_attrs %}): it is played at the seq the page
+  // shows when it is clicked (its board's data-seq), so a frame may keep a button from a move before.
+  document.body.addEventListener("htmx:configRequest", function (evt) {
+    const el = evt.detail.elt, params = evt.detail.parameters;
+    if (!el || !el.dataset || !el.dataset.move || el.hasAttribute("hx-vals") || params.move !== undefined) return;
+    const at = el.closest("[data-seq]") || document.querySelector(".board[data-seq]");
+    if (!at) return;
+    params.move = el.dataset.move;
+    params.seq = at.dataset.seq;
+  });
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     const el = evt.detail.elt, config = evt.detail.requestConfig;
     if (!el || !el.dataset || !el.dataset.move || !config || config.verb !== "post") return;

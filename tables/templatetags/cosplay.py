@@ -10,6 +10,7 @@ from django.utils.translation import get_language, gettext, pgettext
 
 from rules.cosplay import view
 from rules.cosplay.cards import CARDS, describe
+from tables.templatetags.table_tags import card_ids
 
 register = template.Library()
 
@@ -256,6 +257,15 @@ def cp_others(view, viewer):
         return list(seats)
     n = len(seats)
     return [seats[(viewer + i) % n] for i in range(1, n)]
+
+
+@register.filter
+def cp_slots(seat_view):
+    """A seat's assistance zone with an id for each card, unique in the page, that stays with the card while it
+    is there (a part of live frames: tables.frame_diff): ``[(entry, "t-a<seat>-<code>[-<copy>]")]``."""
+    entries = seat_view["assist"]
+    ids = card_ids([e["card"] for e in entries], f"a{seat_view['seat']}")
+    return [(entry, ident) for entry, (_code, ident) in zip(entries, ids, strict=True)]
 
 
 @register.filter

@@ -18,20 +18,17 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def move_attrs(context, move):
-    """Attributes that make any element post ``move`` at the current seq when clicked.
+    """Attributes that make any element post ``move`` when clicked, at the seq the page shows then.
 
     ``<button {% move_attrs m %}>…</button>`` — the move comes from legal_moves, so the page
-    offers exactly what the server accepts.
+    offers exactly what the server accepts. The button carries the move alone (``data-move``): the seq is
+    the page's own (its board's ``data-seq``), added as the move leaves (``static/js/site.js``), so a button
+    reads the same from one move to the next and a frame that keeps it (tables.frame_diff) need not send it.
     """
-    table, seq = context["table"], context["move_seq"]
-    if seq is None:
-        raise ValueError("A move offered to a viewer who has no legal move.")
     data = json.dumps(move, sort_keys=True, separators=(",", ":"))
-    vals = json.dumps({"move": data, "seq": seq}, separators=(",", ":"))
     attrs = format_html(
-        'hx-post="{}" hx-vals="{}" hx-swap="none" data-move="{}"',
-        _move_url(get_script_prefix(), table.pk),
-        vals,
+        'hx-post="{}" hx-swap="none" data-move="{}"',
+        _move_url(get_script_prefix(), context["table"].pk),
         data,
     )
     # While the viewer has moves of this turn they could still undo, a move that cannot be taken back asks
@@ -42,7 +39,7 @@ def move_attrs(context, move):
     return attrs
 
 
-move_attrs.reads = ("table.pk", "move_seq", "table.game", "takeback_seq")  # (beyond ``move``: tables.parts)
+move_attrs.reads = ("table.pk", "table.game", "takeback_seq")  # (beyond ``move``: tables.parts)
 
 
 @lru_cache(maxsize=4096)
@@ -211,14 +208,18 @@ def card(game, code, **look):
 
 
 @register.filter
-def card_ids(codes):
-    """Each card of a hand with an id unique in the page that stays with the card while it is held:
-    ``[(code, "t-h-<code>[-<copy>]")]`` (a page shows one table) (a second copy of a code gets ``-1``, and so on)."""
+def card_ids(codes, place="h"):
+    """Each card of a row (a hand: ``place`` "h"; a game's zones: its own letter) with an id unique in the page
+    that stays with the card while it is in that place: ``[(code, "t-<place>-<code>[-<copy>]")]`` (a page shows
+    one table) (a second copy of a code gets ``-1``, and so on; an empty slot, None, gets no id)."""
     seen: dict[str, int] = {}
     out = []
     for code in codes or ():
+        if not code:
+            out.append((code, None))
+            continue
         copy = seen[code] = seen.get(code, -1) + 1
-        out.append((code, f"t-h-{code}" + (f"-{copy}" if copy else "")))
+        out.append((code, f"t-{place}-{code}" + (f"-{copy}" if copy else "")))
     return out
 
 

@@ -47,9 +47,11 @@ def api(user):
 
 
 def board_moves(page: str) -> list[tuple[dict, dict]]:
-    """The (move, form values) of every move button of a board page."""
-    found = re.findall(r'hx-vals="([^"]*)"[^>]*data-move="([^"]*)"', page)
-    return [(json.loads(html.unescape(move)), json.loads(html.unescape(vals))) for vals, move in found]
+    """The (move, form values) of every move button of a board page: the button's move, at the seq the page
+    shows (what static/js/site.js posts when it is clicked)."""
+    seq = int(re.search(r'id="table-\d+-board"[^>]*data-seq="(\d+)"', page).group(1))
+    found = re.findall(r'hx-post="[^"]*/move/"[^>]*data-move="([^"]*)"', page)
+    return [(json.loads(html.unescape(move)), {"move": html.unescape(move), "seq": seq}) for move in found]
 
 
 @pytest.mark.django_db
