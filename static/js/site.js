@@ -193,14 +193,14 @@
   window.cardclubToast = toast;
 
   // A move a board script assembled from several clicks (a payment, an Action with its target):
-  // posted like any move button, at the board's current seq. The server judges it.
+  // posted like any move button, at the seq the page shows (its board section's data-seq). The server judges it.
   window.cardclubPostMove = function (board, move, btn) {
     if (!confirmFinal(move)) return;
     btn.dataset.move = JSON.stringify(move);
     btn.disabled = true;
     htmx.ajax("POST", board.dataset.moveUrl, {
       source: btn,
-      values: { move: JSON.stringify(move), seq: board.dataset.seq },
+      values: { move: JSON.stringify(move), seq: (board.closest("[data-seq]") || board).dataset.seq },
       swap: "none",
     });
   };
