@@ -25,6 +25,7 @@ from django.conf import settings
 
 from accounts.preferences import chosen_language
 from tables import frame_diff, loops, rooms, selectors
+from tables.models import Table
 from tables.stream_presence import open_among, open_scopes, sockets, table_scope
 from tables.stream_presence import streams as stream_counts
 
@@ -168,8 +169,6 @@ def stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=None) 
     """A change's lines for the API's table streams, one message per viewer with a stream open: its
     ``state`` (and ``finish`` once the game is over), read from what the change's snapshot holds and
     encoded once as NDJSON (``text``), which every stream of that viewer sends as it is."""
-    from tables.models import Table
-
     if streaming is None:  # (else the caller read it with the frames' counts)
         streaming = isinstance(layer, InMemoryChannelLayer) or bool(open_scopes([table_scope(table.pk)]))
     if not streaming:

@@ -117,7 +117,6 @@ def badge(user, changed=None, *, waiting=None, lang: str | None = None) -> str: 
     tables (the "Next game" button's) and ``changed``, the table whose turn just changed (a browser
     notification names and opens it). ``waiting`` and ``lang``: what waits for them and their language,
     when the caller read them already."""
-
     with translation.override(lang or language_of_id(getattr(user, "pk", user))):
         context = {"waiting": waiting or waiting_for(user), "oob": True, "changed": changed}
         return render_to_string("tables/_badge.html", context)
