@@ -23,6 +23,7 @@ from tests.tables.test_no_leaks import strings_in
 pytestmark = pytest.mark.django_db
 
 CARD = re.compile(r'data-card="([^"]+)"')
+ID = re.compile(r'\sid="([^"]+)"')  # (a stub stands for the page's one element of its id: ids are unique)
 MAX_STEPS = 3000
 PLAYERS = {"chronica": 2, "cosmic_crowns": 4, "cosplay": 3, "five_crowns": 2}
 
@@ -47,6 +48,8 @@ def test_a_page_kept_by_partial_frames_is_the_full_render_at_every_step_of_a_who
         state = engine.load(table.state)
         for seat, user in viewers:
             frame = render_frame(table, user, langs[seat])
+            ids = ID.findall(frame)
+            assert len(ids) == len(set(ids)), (seat, table.seq, sorted({i for i in ids if ids.count(i) > 1}))
             parsed = frame_diff.Parsed.of(frame)
             if seat not in before:
                 pages[seat] = frame_pages.page_of(frame)
