@@ -3,17 +3,17 @@
 A full frame (``tables.rendering.Snapshot.frame``) is a row of top-level elements, each with an ``id`` and
 ``hx-swap-oob="true"``: the status, the board, the log. Elements with an ``id`` inside them are its *parts*
 (a hand, the trick, a seat), and the parts of a part are its own; a line of the log, known by its
-``data-key``, is a part of the log. ``partial(old, new)``
+``data-key``, is a part of the log's list (its ``<ol>``, which the page merges line by line, sent whole or on its
+own). ``partial(old, new)``
 compares two full frames of one viewer and gives the elements that bring a page showing ``old`` to show
 exactly ``new``:
 
 - an element unchanged is left out;
 - an element whose own markup is unchanged outside its parts (its *skeleton*: its content with each part
   cut out), with the same parts in the same order, is sent as its start tag alone, marked
-  ``data-attrs-only`` (the page gives the element these attributes and keeps its content), followed by its
-  parts that changed, each compared the same way. A top-level element always leads with its start tag when
-  anything in it changed (the board's scripts learn of a new board from it); a part, only when its
-  attributes changed;
+  ``data-attrs-only`` (the page gives the element these attributes and keeps its content), when its
+  attributes changed, followed by its parts that changed, each compared the same way (the board's scripts
+  hear of any swap inside the board: ``static/js/site.js``);
 - any other element is sent whole, but for its parts that the page already shows as they are now: each of
   those is a stub, ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that
   id (the log's lines are known by their ``data-key``: one stub, ``<li data-kept="m38 m39 …"></li>``, stands
@@ -199,7 +199,7 @@ def _diff(old: str, o: Element, new: str, n: Element, *, top: bool) -> list[str]
     ):
         # (a stub stands for an element of the one it replaces)
         return [_stubbed(new, n, old, o, new_tag if top else _with_oob(new_tag))]
-    out = [_start_tag(new, n, top=top)] if top or old_tag != new_tag else []
+    out = [_start_tag(new, n, top=top)] if old_tag != new_tag else []
     for op, np in zip(o.parts, n.parts, strict=True):
         out += _diff(old, op, new, np, top=False)
     return out

@@ -56,7 +56,7 @@
       settled.add(t);
       return;
     }
-    if (t.classList && t.classList.contains("move-log")) return;  // (its lines are merged below)
+    if (logOf(t)) return;  // (its lines are merged below)
     evt.detail.fragment.querySelectorAll("[data-kept]").forEach(function (stub) {
       const live = document.getElementById(stub.id);
       if (live && t.contains(live)) stub.replaceWith(live); else broken();
@@ -139,14 +139,22 @@
     list.scrollTop = list.scrollHeight;
   }
   document.querySelectorAll(".move-log").forEach(scrollLog);
+  // The log, when a frame swaps it whole or its list of lines alone (a partial frame: tables/frame_diff.py).
+  function logOf(t) {
+    if (!t || !t.classList) return null;
+    if (t.classList.contains("move-log")) return t;
+    return t.matches("[role=log] > ol") ? t.closest(".move-log") : null;
+  }
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    const t = evt.detail.target;
-    if (!t || !t.classList || !t.classList.contains("move-log") || evt.detail.attrsOnly) return;
-    const fresh = evt.detail.fragment.querySelector(".move-log") || evt.detail.fragment.firstElementChild;
-    const list = t.querySelector("[role=log] ol"), incoming = fresh && fresh.querySelector("[role=log] ol");
+    const t = evt.detail.target, log = logOf(t);
+    if (!log || evt.detail.attrsOnly) return;
+    const whole = t === log;
+    const fresh = (whole && evt.detail.fragment.querySelector(".move-log")) || evt.detail.fragment.firstElementChild;
+    const list = whole ? t.querySelector("[role=log] ol") : t;
+    const incoming = fresh && (whole ? fresh.querySelector("[role=log] ol") : fresh);
     if (!list || !incoming) return;
     evt.detail.shouldSwap = false;
-    const title = t.querySelector("h2"), newTitle = fresh.querySelector("h2");
+    const title = whole && t.querySelector("h2"), newTitle = whole && fresh.querySelector("h2");
     if (title && newTitle && !newTitle.hasAttribute("data-kept") && title.textContent !== newTitle.textContent) {
       title.textContent = newTitle.textContent;
     }
@@ -177,7 +185,7 @@
       list.insertBefore(node, cursor);
     });
     while (cursor) { const next = cursor.nextSibling; cursor.remove(); cursor = next; }
-    scrollLog(t);
+    scrollLog(log);
   });
 
   function setLive(on) { document.body.classList.toggle("offline", !on); }

@@ -8,9 +8,9 @@ does (in order, each aimed at the page's element of its id):
 
 - ``data-attrs-only``: the page's element takes its attributes, in its order (site.js ``setAttributes``),
   and keeps its content;
-- the log (``.move-log``): its title takes the frame's words unless kept; its lines become the frame's, in
-  the frame's order with the text between them, a line the frame keeps (``data-kept``) or shows as the page
-  has it staying the page's (site.js's merge);
+- the log (``.move-log``), or its list of lines alone (``<ol id="table-<id>-lines">``): its title takes the
+  frame's words unless kept; its lines become the frame's, in the frame's order with the text between them, a
+  line the frame keeps (``data-kept``) or shows as the page has it staying the page's (site.js's merge);
 - anything else replaces the page's element, each stub (``data-kept``) in it first replaced by the page's
   element of its id, which must be inside the element replaced.
 """
@@ -122,6 +122,8 @@ def _apply_one(page: str, element: str) -> str:
         return page[: target.start] + tag + page[target.inner :]
     if "move-log" in target.attrs.get("class", ""):
         return _merge_log(page, target, element, fresh)
+    if target.attrs.get("id", "").endswith("-lines"):  # (the log's list of lines, sent on its own)
+        return _merge_lines(page, target, element, fresh)
     out, at = [], 0
     for stub in walk([fresh]):
         if "data-kept" not in stub.attrs:
@@ -140,6 +142,17 @@ def _merge_log(page: str, target: Node, element: str, fresh: Node) -> str:
 
     title, new_title = find(target, "h2"), find(fresh, "h2")
     lines, new_lines = find(target, "ol"), find(fresh, "ol")
+    title_text = (
+        page[title.inner : title.close]
+        if "data-kept" in new_title.attrs
+        else element[new_title.inner : new_title.close]
+    )
+    page = _merge_lines(page, lines, element, new_lines)
+    return page[: title.inner] + title_text + page[title.close :]
+
+
+def _merge_lines(page: str, lines: Node, element: str, new_lines: Node) -> str:
+    """The log's list of lines as site.js merges the frame's into the page's (by their keys)."""
     have = {li.attrs.get("data-key", ""): page[li.start : li.end] for li in lines.children}
     wanted, at = [], new_lines.inner
     for li in new_lines.children:
@@ -154,15 +167,4 @@ def _merge_log(page: str, target: Node, element: str, fresh: Node) -> str:
             wanted.append(element[li.start : li.end])
         at = li.end
     wanted.append(element[at : new_lines.close])
-    title_text = (
-        page[title.inner : title.close]
-        if "data-kept" in new_title.attrs
-        else element[new_title.inner : new_title.close]
-    )
-    pieces = [
-        (title.inner, title.close, title_text),
-        (lines.inner, lines.close, "".join(wanted)),
-    ]
-    for start, end, text in reversed(pieces):
-        page = page[:start] + text + page[end:]
-    return page
+    return page[: lines.inner] + "".join(wanted) + page[lines.close :]
