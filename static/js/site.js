@@ -107,15 +107,21 @@
   document.body.addEventListener("htmx:wsOpen", function (evt) {
     evt.target.cardclubSocket = { raw: evt.detail.event.target, wrapper: evt.detail.socketWrapper };
   });
+  // The seq the page shows: its board section's data-seq (the one place that holds it, for every script).
+  function seqOf(el) {
+    const at = (el && el.closest("[data-seq]")) || document.querySelector(".board[data-seq]");
+    return at ? at.dataset.seq : undefined;
+  }
+  window.cardclubSeq = seqOf;
   // A move button carries its move alone (data-move, {% move_attrs %}): it is played at the seq the page
-  // shows when it is clicked (its board's data-seq), so a frame may keep a button from a move before.
+  // shows when it is clicked, so a frame may keep a button from a move before.
   document.body.addEventListener("htmx:configRequest", function (evt) {
     const el = evt.detail.elt, params = evt.detail.parameters;
     if (!el || !el.dataset || !el.dataset.move || el.hasAttribute("hx-vals") || params.move !== undefined) return;
-    const at = el.closest("[data-seq]") || document.querySelector(".board[data-seq]");
-    if (!at) return;
+    const seq = seqOf(el);
+    if (seq === undefined) return;
     params.move = el.dataset.move;
-    params.seq = at.dataset.seq;
+    params.seq = seq;
   });
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     const el = evt.detail.elt, config = evt.detail.requestConfig;
@@ -201,14 +207,14 @@
   window.cardclubToast = toast;
 
   // A move a board script assembled from several clicks (a payment, an Action with its target):
-  // posted like any move button, at the seq the page shows (its board section's data-seq). The server judges it.
+  // posted like any move button, at the seq the page shows. The server judges it.
   window.cardclubPostMove = function (board, move, btn) {
     if (!confirmFinal(move)) return;
     btn.dataset.move = JSON.stringify(move);
     btn.disabled = true;
     htmx.ajax("POST", board.dataset.moveUrl, {
       source: btn,
-      values: { move: JSON.stringify(move), seq: (board.closest("[data-seq]") || board).dataset.seq },
+      values: { move: JSON.stringify(move), seq: seqOf(board) },
       swap: "none",
     });
   };

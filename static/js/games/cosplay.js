@@ -191,7 +191,6 @@
   // The same position may arrive twice (the move's answer, then the live frame): compare against the board
   // as it was before the first frame of each new seq.
   let before = null, base = null, baseSeq = null;
-  const seqOf = (b) => { const at = b.closest("[data-seq]"); return at ? at.dataset.seq : undefined; };  // (the board section's)
   function snapshot() {
     const zone = (el) => { const c = el.querySelector(":scope > .cp-card[data-card]"); return c ? c.dataset.card : null; };
     return {
@@ -213,7 +212,7 @@
   function highlightChanges() {
     const b = board();
     if (!b) return;
-    const seq = seqOf(b);
+    const seq = window.cardclubSeq(b);
     if (seq !== baseSeq) { base = before; baseSeq = seq; }
     before = null;
     // (a frame may keep parts of the board it does not change: their marks of the move before go first)
@@ -243,7 +242,7 @@
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const t = evt.detail && evt.detail.target;
     const b = board();
-    if (t && t.id && /-board$/.test(t.id) && b && seqOf(b) !== undefined) before = snapshot();
+    if (t && t.id && /-board$/.test(t.id) && b && window.cardclubSeq(b) !== undefined) before = snapshot();
   });
   document.addEventListener("cardclub:swapped", function (evt) {
     const t = evt.detail && evt.detail.target;
