@@ -63,8 +63,15 @@ async def test_a_challenge_accepted_starts_a_game_that_is_followed_to_its_end(al
     stream_of = {alice.pk: mine, bob.pk: theirs}
     turn = await stream_of[users[table.to_act[0]].pk].data()
     assert turn == {"type": "yourTurn", "table": table.pk, "game": "cosmic_crowns", "seq": 0}
-    played = await play_one(table.pk, users)
+    # The game is dealt at random: a move may leave the same person to act (a trick won with the round's
+    # last card), and then nobody's turn begins. Play until the turn passes to the other person.
+    awaited = users[table.to_act[0]]
+    for _ in range(20):
+        played = await play_one(table.pk, users)
+        if users[played.to_act[0]] != awaited:
+            break
     waiting = users[played.to_act[0]]
+    assert waiting != awaited, "the turn never passed in 20 moves"
     turn = await stream_of[waiting.pk].data()
     assert turn == {"type": "yourTurn", "table": table.pk, "game": "cosmic_crowns", "seq": played.seq}
     await sync_to_async(services.vote_abort)(table.pk, alice)

@@ -4,6 +4,7 @@ goes, when its token is revoked, and when the server stops."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -66,10 +67,13 @@ class Stream:
         return text.decode()
 
     async def data(self, timeout: float = 30) -> dict | None:
-        while True:
-            text = await self.line(timeout)
-            if text != "":
-                return None if text is None else json.loads(text)
+        """The next line that is not a keep-alive, within ``timeout`` seconds in all (keep-alive lines keep
+        coming while nothing happens: a line that never comes fails the test instead of holding it)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                text = await self.line(timeout)
+                if text != "":
+                    return None if text is None else json.loads(text)
 
     async def leave(self) -> None:
         await self.comm.send_input({"type": "http.disconnect"})
