@@ -14,11 +14,13 @@ exactly ``new``:
   ``data-attrs-only`` (the page gives the element these attributes and keeps its content), when its
   attributes changed, followed by its parts that changed, each compared the same way (the board's scripts
   hear of any swap inside the board: ``static/js/site.js``);
-- any other element is sent whole, but for its parts that the page already shows as they are now: each of
-  those is a stub, ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that
-  id (the log's lines are known by their ``data-key``: one stub, ``<li data-kept="m38 m39 …"></li>``, stands
-  for the lines next to each other that the page shows as they are, which stay where they are:
-  ``static/js/site.js``).
+- any other element is sent whole, but for its parts that the page already shows as they are now,
+  anywhere in it (a card that moved from one zone to the next): each of those is a stub,
+  ``<tag id="…" data-kept></tag>``, which the page replaces with its own element of that id, as the page
+  was when the frame came (the log's lines are known by their ``data-key``: one stub,
+  ``<li data-kept="m38 m39 …"></li>``, stands for the lines next to each other that the page shows as they
+  are, which stay where they are: ``static/js/site.js``). Ids are unique in a frame, so an element kept
+  somewhere new has left the place it was: that place changed, and is sent too.
 
 Every element sent is the new frame's (a part sent on its own gets ``hx-swap-oob="true"``), so a page that
 already shows ``new`` is left as it is by the partial frame too. When the partial frame would not be smaller
@@ -118,13 +120,13 @@ def elements(html: str) -> list[Element]:
     return _level(html, 0, len(html))
 
 
-def _markup_in(html: str, within: Element, ident: str) -> str | None:
-    """The markup of the element ``ident`` names inside ``within`` (None: there is none)."""
+def _markup_in(html: str, ident: str) -> str | None:
+    """The markup of the element ``ident`` names in the frame ``html`` (None: there is none)."""
     name = f' data-key="{ident[len(KEY) :]}"' if ident.startswith(KEY) else f' id="{ident}"'
-    at = html.find(name, within.inner, within.close)
+    at = html.find(name)
     if at < 0:
         return None
-    m = _ID_TAG.match(html, html.rfind("<", within.inner, at))
+    m = _ID_TAG.match(html, html.rfind("<", 0, at))
     return _element(html, m).markup if m is not None else None
 
 
@@ -162,14 +164,14 @@ def _start_tag(html: str, element: Element, *, top: bool) -> str:
 
 
 def _stubbed(html: str, element: Element, old: str, was: Element, tag: str | None = None) -> str:
-    """The element whole, each of its parts that ``was`` (the element it replaces, in ``old``) holds as they
-    are a stub."""
+    """The element whole, each of its parts that ``old`` shows as they are a stub (``was``: the element it
+    replaces, in ``old``, where a part is looked for first)."""
     pieces, at = [tag or html[element.start : element.inner]], element.inner
     lines: list[str] = []  # (kept log lines next to each other: one stub names them all)
     for part in element.parts:
         between = html[at : part.start]
         counterpart = next((p for p in was._parts or () if p.id == part.id), None)
-        same = (counterpart.markup if counterpart else _markup_in(old, was, part.id)) == part.markup
+        same = (counterpart.markup if counterpart else _markup_in(old, part.id)) == part.markup
         if lines and (between or not part.id.startswith(KEY) or not same):
             pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
             lines = []

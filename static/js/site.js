@@ -29,9 +29,20 @@
   // A socket's frames after its first carry only what changed (tables/frame_diff.py): an element marked
   // data-attrs-only gives its element in the page these attributes and keeps its content; an element whose
   // parts the page already shows holds them as stubs (data-kept), replaced here by the page's own element of
-  // that id before the swap. The board's scripts hear of the board once all of a frame is in
+  // that id as the page was when the frame came (a card that moved from one zone to the next is kept: its
+  // old place is swapped in the same frame). The board's scripts hear of the board once all of a frame is in
   // ("cardclub:swapped" on the board), as they did when every frame replaced it whole.
   const settled = new Set();  // elements whose "cardclub:swapped" waits for the end of the frame
+  const held = new Map();  // {id: the page's element} for each stub of the frame being applied
+  document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    held.clear();
+    const message = evt.detail.message;
+    if (typeof message !== "string") return;
+    for (const m of message.matchAll(/ id="([^"]+)" data-kept>/g)) {
+      const live = document.getElementById(m[1]);
+      if (live) held.set(m[1], live);
+    }
+  });
   function broken() { window.location.reload(); }  // (a page that is not what the frame applies to: load it anew)
   function setAttributes(target, fresh) {
     const names = function (el) { return Array.from(el.attributes).map(function (a) { return a.name; }); };
@@ -58,11 +69,12 @@
     }
     if (logOf(t)) return;  // (its lines are merged below)
     evt.detail.fragment.querySelectorAll("[data-kept]").forEach(function (stub) {
-      const live = document.getElementById(stub.id);
-      if (live && t.contains(live)) stub.replaceWith(live); else broken();
+      const live = held.get(stub.id);
+      if (live) stub.replaceWith(live); else broken();
     });
   });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    held.clear();
     const waiting = Array.from(settled);
     settled.clear();
     waiting.forEach(function (el) {

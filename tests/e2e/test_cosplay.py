@@ -66,7 +66,7 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
     other = bob if mover is alice else alice
     suggested = json.loads(button.get_attribute("data-move"))
     zone = suggested["zone"]
-    recruited = mover.locator(f'.cp-zone[data-zone="{zone}"] > .cp-card').get_attribute("data-card")
+    recruited = mover.locator(f"#t-z{zone} > .cp-card").get_attribute("data-card")
     name = button.get_attribute("data-label").removeprefix("Recruit ")
     button.click()
     panel = mover.locator("[data-cp-panel]")
@@ -113,7 +113,7 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
         assert "arrives next turn" in mover.locator(".cp-assist.mine").inner_text()
         assert other.locator(".cp-assist.other .cp-card.back").count() >= 1
         assert other.locator(f'.cp-assist.other .cp-card[data-card="{recruited}"]').count() == 0
-    assert other.locator(f'.cp-zone[data-zone="{zone}"] .cp-card.empty').count() == 1
+    assert other.locator(f"#t-z{zone} .cp-card.empty").count() == 1
     assert "recruited" in other.locator(".cp-changes").inner_text()
     shot(alice, "cp-04-recruited-desktop")
     shot(bob, "cp-04-recruited-phone")

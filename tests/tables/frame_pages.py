@@ -12,7 +12,8 @@ does (in order, each aimed at the page's element of its id):
   frame's words unless kept; its lines become the frame's, in the frame's order with the text between them, a
   line the frame keeps (``data-kept``) or shows as the page has it staying the page's (site.js's merge);
 - anything else replaces the page's element, each stub (``data-kept``) in it first replaced by the page's
-  element of its id, which must be inside the element replaced.
+  element of its id as the page was when the message came (site.js holds them then): a kept element may
+  come from elsewhere in the page, whose place the same message swaps too.
 """
 
 from __future__ import annotations
@@ -109,12 +110,23 @@ def _no_oob(element: str) -> str:
 
 
 def apply(page: str, message: str) -> str:
-    for node in parse(message):
-        page = _apply_one(page, _no_oob(message[node.start : node.end]))
+    nodes = parse(message)
+    held = {
+        stub.attrs["id"]: _markup(page, stub.attrs["id"])
+        for stub in walk(nodes)
+        if "data-kept" in stub.attrs and stub.attrs.get("id")
+    }
+    for node in nodes:
+        page = _apply_one(page, _no_oob(message[node.start : node.end]), held)
     return page
 
 
-def _apply_one(page: str, element: str) -> str:
+def _markup(page: str, ident: str) -> str:
+    node = by_id(page, ident)
+    return page[node.start : node.end]
+
+
+def _apply_one(page: str, element: str, held: dict[str, str]) -> str:
     (fresh,) = parse(element)
     target = by_id(page, fresh.attrs["id"])
     if "data-attrs-only" in fresh.attrs:
@@ -128,9 +140,7 @@ def _apply_one(page: str, element: str) -> str:
     for stub in walk([fresh]):
         if "data-kept" not in stub.attrs:
             continue
-        live = by_id(page, stub.attrs["id"])
-        assert target.start <= live.start and live.end <= target.end, stub.attrs["id"]
-        out += [element[at : stub.start], page[live.start : live.end]]
+        out += [element[at : stub.start], held[stub.attrs["id"]]]
         at = stub.end
     out.append(element[at:])
     return page[: target.start] + "".join(out) + page[target.end :]

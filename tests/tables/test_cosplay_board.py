@@ -263,7 +263,7 @@ def test_the_mat_shows_zones_piles_drama_graveyard_and_scores(table2, client_for
     assert (
         board.count('class="cp-zone"') == 5 and 'class="cp-zone leaving"' in board and "leaves next" in board
     )
-    zone6 = board[board.index('data-zone="6"') :]
+    zone6 = board[board.index('id="t-z6"') :]
     assert state["zones"][5] is None or f'data-card="{state["zones"][5]}"' in zone6[: zone6.index("</li>")]
     assert f"<strong>{len(state['library'])}</strong> card" in board
     assert f"<strong>{len(state['graveyard'])}</strong> card" in board
