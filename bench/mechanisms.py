@@ -5,7 +5,7 @@ process's kept tokens and cards.
 Run:  .venv/bin/python bench/mechanisms.py [--games cosmic_crowns,...] [--tables 4] [--moves 240] [--rounds 1]
       .venv/bin/python bench/mechanisms.py --quick      (a smoke run: one game, a few moves)
 
-Seven configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
+Eight configurations play the same seeded moves, each in a fresh process on a copy of the same freshly
 migrated SQLite file (so every configuration has the same users, tables, seeds and moves):
   as shipped    everything on, as `make run` serves
   no memo       every frame drawn whole by Django's templates (the snapshot's ``memo`` off)
@@ -14,12 +14,15 @@ migrated SQLite file (so every configuration has the same users, tables, seeds a
                 load the state, ``rooms.advance`` keeps nothing. This is what the rooms do themselves when
                 they find they are behind; it is patched in this bench only.
   plain Django  neither
-and three more, each beside "as shipped": no tokens kept (``API_TOKEN_CACHE_SECONDS=0``: an API call looks its
+and four more, each beside "as shipped": no tokens kept (``API_TOKEN_CACHE_SECONDS=0``: an API call looks its
 token's person up every time), no cards kept (every ``{% card %}`` drawn by its template, not taken from
 tables.templatetags.table_tags' cache; patched in the bench only) and no raw SQL (a change's lock, its table's
 columns and its awaited seats written the ORM's way, ``select_for_update().get()``, ``save(update_fields=...)``
 and ``update()`` with ``Case``/``When``, instead of tables/services.py's three raw statements; patched in the
-bench only).
+bench only) and no push SQL (a turn's pushes queued by reading the person's devices, then ``bulk_create``,
+instead of accounts/push.py's one ``INSERT … SELECT``; patched in the bench only). Every player has a push
+device (the first, two), so that each change of turn queues its pushes, as for anyone who turned them on
+(the default); none is sent (no worker runs).
 Per game: --tables tables of 4 seated players, every seat's group of the in-memory channel layer listening
 in English (so each change draws its 4 frames; they are drawn, not sent: no socket in this process), then
 --moves moves after a warm-up, each table in turn, each sent (by a seeded coin) as over the table's socket
@@ -30,7 +33,7 @@ generator. Printed per game and configuration: the process's CPU per socket move
 POST), the frames' share of it, a frame's render time (median CPU ms), queries per socket move and per HTTP
 move (every statement, the GET's among them; BEGIN and COMMIT not counted), and the frame parts drawn per
 move (not taken from the memo); then whether every configuration drew the same bytes (a digest of every
-frame) and left the same rows (a digest of every table's, seat's and move's columns at the end), and what each
+frame) and left the same rows (a digest of every table's, seat's and move's columns and every push queued, at the end), and what each
 mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
 """
 
@@ -58,8 +61,9 @@ CONFIGS = {  # name: what is off
     "no tokens kept": ("tokens",),
     "no cards kept": ("cards",),
     "no raw SQL": ("sql",),
+    "no push SQL": ("push",),
 }
-MAIN = ["as shipped", "no memo", "no rooms", "plain Django"]  # (the other three: each beside "as shipped")
+MAIN = ["as shipped", "no memo", "no rooms", "plain Django"]  # (the other four: each beside "as shipped")
 
 
 def django_setup(sqlite_path: str) -> None:
@@ -154,10 +158,33 @@ def without_raw_sql() -> None:
         setattr(services, name, plain)
 
 
+def without_push_sql() -> None:
+    """A turn's pushes queued the ORM's way, the person's devices read and then ``bulk_create``d, instead of
+    accounts/push.py's one ``INSERT … SELECT`` (bench only)."""
+    from accounts import push
+    from accounts.models import OutgoingPush, PushSubscription
+
+    def queue(user_id, payload, table_id, due):
+        devices = PushSubscription.objects.filter(user_id=user_id).order_by("-created_at", "-pk")
+        rows = [
+            OutgoingPush(
+                user_id=user_id, subscription=device, payload=payload, table_id=table_id, next_attempt_at=due
+            )
+            for device in devices
+        ]
+        return len(OutgoingPush.objects.bulk_create(rows))
+
+    if not callable(getattr(push, "_queue", None)):
+        raise SystemExit("accounts.push._queue is gone: update bench/mechanisms.py's without_push_sql")
+    push._queue = queue
+
+
 def stored_digest() -> str:
-    """A digest of every table's, seat's and move's columns as stored. A time is given by where it stands to
-    its table's last move (none, the same, before, or how many seconds after: a deadline), since the clock
-    differs from one run to the next; a table's invite token, random, is left out."""
+    """A digest of every table's, seat's and move's columns as stored, and of every push queued. A time is
+    given by where it stands to its table's last move (none, the same, before, or how many seconds after: a
+    deadline), since the clock differs from one run to the next; a table's invite token, random, is left out,
+    and so are a queued push's times."""
+    from accounts.models import OutgoingPush
     from tables.models import Move, Seat, Table
 
     last = dict(Table.objects.values_list("pk", "last_move_at"))
@@ -181,6 +208,9 @@ def stored_digest() -> str:
                 if field.get_internal_type() == "DateTimeField":
                     values[field.attname] = when(values[field.attname], values[table])
             digest.update(json.dumps([model.__name__, values], sort_keys=True).encode())
+    pushes = OutgoingPush.objects.order_by("pk")
+    for row in pushes.values("user_id", "subscription_id", "payload", "table_id", "status", "attempts"):
+        digest.update(json.dumps(["OutgoingPush", row], sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -213,6 +243,8 @@ def worker(args) -> None:
         without_kept_cards()
     if "sql" in off:
         without_raw_sql()
+    if "push" in off:
+        without_push_sql()
     loops.send = lambda layer, messages: None  # drawn, not sent: no socket listens in this process
 
     frame_ms: list[float] = []
@@ -340,9 +372,18 @@ def prepare(path: str) -> None:
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
+    from accounts.models import PushSubscription
+
     call_command("migrate", verbosity=0)
     for i in range(SEATS):
-        User.objects.create_user(f"mech{i}", password=f"mechanisms-{i}-passphrase")
+        user = User.objects.create_user(f"mech{i}", password=f"mechanisms-{i}-passphrase")
+        for device in range(2 if i == 0 else 1):  # (pushes on, the default: each turn queues one per device)
+            PushSubscription.objects.create(
+                user=user,
+                endpoint=f"https://push.example.invalid/mech{i}/{device}",
+                p256dh="k" * 87,
+                auth="a" * 22,
+            )
 
 
 def run_worker(template: pathlib.Path, config: str, game: str, args) -> dict:
@@ -443,14 +484,17 @@ def main() -> int:
         raw_queries = best["no raw SQL"]["socket queries"] - best["as shipped"]["socket queries"]
         # (the move's service, judged, written and committed: a socket move's CPU outside its frames)
         raw_service = saving(best["no raw SQL"]["socket service"], best["as shipped"]["socket service"])
+        push = saving(best["no push SQL"]["socket service"], best["as shipped"]["socket service"])
+        push_queries = best["no push SQL"]["socket queries"] - best["as shipped"]["socket queries"]
         print(
             f"  {game}: the memo saves {memo} of a socket move's CPU; the rooms save {room} of a socket move's "
             f"and {room_http} of an HTTP move's, {queries:+.1f} and {queries_http:+.1f} queries; the kept tokens "
             f"save {tokens} of an HTTP move's and {tokens_queries:+.1f} queries; the kept cards {cards} of a "
             f"socket move's; the raw SQL {raw} of a socket move's ({raw_service} of its service outside the frames) "
             f"and {raw_http} of an HTTP move's, "
-            f"{raw_queries:+.1f} queries; frames {'identical' if same else 'DIFFERENT'} and tables, seats and "
-            f"moves stored {'identical' if stored else 'DIFFERENTLY'} in every configuration",
+            f"{raw_queries:+.1f} queries; the push queue's one statement {push} of a socket move's service, "
+            f"{push_queries:+.1f} queries; frames {'identical' if same else 'DIFFERENT'} and tables, seats, "
+            f"moves and pushes stored {'identical' if stored else 'DIFFERENTLY'} in every configuration",
             flush=True,
         )
     print(
