@@ -103,3 +103,24 @@ def test_unchanged_frames_give_an_empty_partial_frame_and_other_elements_a_full_
         '<p id="t-1-x" hx-swap-oob="true">z</p>'
     )
     assert frame_pages.apply(frame_pages.page_of(a), part) == frame_pages.page_of(c)
+
+
+def test_an_element_that_moved_elsewhere_in_the_frame_is_kept_from_where_the_page_had_it():
+    """A card that advances from one recruitment zone to the next (Cosplay) travels as a stub: the page takes
+    it from where it was when the frame came (static/js/site.js holds the stubbed elements first)."""
+
+    def card(code):
+        return f'<span id="c-{code}" class="card">{"<i>art</i>" * 20}{code}</span>'
+
+    def board(zone1, zone2):
+        return (
+            '<section id="t-1-board" hx-swap-oob="true"><ol class="zones">'
+            f'<li id="z1"><b>Zone 1</b>{zone1}</li><li id="z2"><b>Zone 2</b>{zone2}</li></ol></section>'
+        )
+
+    old, new = board(card("a"), card("b")), board(card("n"), card("a"))
+    part = frame_diff.partial(frame_diff.Parsed.of(old), frame_diff.Parsed.of(new))
+    assert '<span id="c-a" data-kept></span>' in part  # (kept, though it left zone 1 for zone 2)
+    assert card("n") in part and card("a") not in part and "c-b" not in part
+    assert frame_pages.apply(frame_pages.page_of(old), part) == frame_pages.page_of(new)
+    assert frame_pages.apply(frame_pages.page_of(new), part) == frame_pages.page_of(new)
