@@ -8,7 +8,7 @@ kinds, never as prose).
 from __future__ import annotations
 
 from django.conf import settings
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from accounts.blocks import blocked_by, blockers_of
 from tables.models import ChatMessage, Move, TableEvent
@@ -118,27 +118,31 @@ def chat_context(table, seats, user, *, upto: int | None = None) -> dict:
 # --- The log: moves, take-backs and seat events -----------------------------------------------
 
 
+# What a seat event says, by kind (translated when told: one line asks for its own words alone).
+EVENT_WORDS = {
+    "join": gettext_noop("%(name)s took a seat."),
+    "leave": gettext_noop("%(name)s left the table."),
+    "cancel": gettext_noop("%(name)s cancelled the table."),
+    "concede": gettext_noop("%(name)s conceded: a bot plays their seat."),
+    "timeout": gettext_noop("%(name)s ran out of time: a bot plays their seat."),
+    "reclaim": gettext_noop("%(name)s took their seat back from the bot."),
+    "abort_offer": gettext_noop("%(name)s offered to abort the game."),
+    "abort_accept": gettext_noop("%(name)s agreed to abort the game."),
+    "aborted": gettext_noop("%(name)s agreed to abort: the game is aborted."),
+    "rematch": gettext_noop("%(name)s offered a rematch (table #%(rematch)s)."),
+    "abandon": gettext_noop("%(name)s abandoned the game against the bots: it is aborted, unrated."),
+    "idle_closed": gettext_noop(
+        "Nobody played at this table against bots for %(days)s days: it is closed, unrated."
+    ),
+}
+OTHER_EVENT = gettext_noop("%(name)s changed seats.")
+
+
 def event_line(event: TableEvent) -> str:
     """One seat event in the active language, naming who did it."""
     name = event.actor.username if event.actor_id else gettext("A player")
     data = event.data or {}
-    words = {
-        "join": gettext("%(name)s took a seat."),
-        "leave": gettext("%(name)s left the table."),
-        "cancel": gettext("%(name)s cancelled the table."),
-        "concede": gettext("%(name)s conceded: a bot plays their seat."),
-        "timeout": gettext("%(name)s ran out of time: a bot plays their seat."),
-        "reclaim": gettext("%(name)s took their seat back from the bot."),
-        "abort_offer": gettext("%(name)s offered to abort the game."),
-        "abort_accept": gettext("%(name)s agreed to abort the game."),
-        "aborted": gettext("%(name)s agreed to abort: the game is aborted."),
-        "rematch": gettext("%(name)s offered a rematch (table #%(rematch)s)."),
-        "abandon": gettext("%(name)s abandoned the game against the bots: it is aborted, unrated."),
-        "idle_closed": gettext(
-            "Nobody played at this table against bots for %(days)s days: it is closed, unrated."
-        ),
-    }
-    text = words.get(event.kind, gettext("%(name)s changed seats."))
+    text = gettext(EVENT_WORDS.get(event.kind, OTHER_EVENT))
     return text % {"name": name, "rematch": data.get("rematch", ""), "days": data.get("days", "")}
 
 
