@@ -33,8 +33,8 @@ generator. Printed per game and configuration: the process's CPU per socket move
 POST), the frames' share of it, a frame's render time (median CPU ms), queries per socket move and per HTTP
 move (every statement, the GET's among them; BEGIN and COMMIT not counted), and the frame parts drawn per
 move (not taken from the memo); then whether every configuration drew the same bytes (a digest of every
-frame) and left the same rows (a digest of every table's, seat's and move's columns and every push queued, at the end), and what each
-mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
+frame) and left the same rows (a digest of every table's, seat's and move's columns and of every push queued,
+at the end), and what each mechanism saves against its absence. Django's DEBUG is off, as `make run` serves.
 """
 
 from __future__ import annotations

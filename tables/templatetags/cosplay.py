@@ -261,11 +261,20 @@ def cp_others(view, viewer):
 
 @register.filter
 def cp_slots(seat_view):
-    """A seat's assistance zone with an id for each card, unique in the page, that stays with the card while it
-    is there (a part of live frames: tables.frame_diff): ``[(entry, "t-a<seat>-<code>[-<copy>]")]``."""
+    """A seat's assistance zone with an id for each card's slot, unique in the page, that stays with the card
+    while it is there (a part of live frames: tables.frame_diff): ``[(entry, "t-a<seat>-<code>[-<copy>]")]``."""
     entries = seat_view["assist"]
     ids = card_ids([e["card"] for e in entries], f"a{seat_view['seat']}")
     return [(entry, ident) for entry, (_code, ident) in zip(entries, ids, strict=True)]
+
+
+@register.filter
+def cp_piles(view_):
+    """The objective piles with an id for each pile's card (None for an empty pile), as ``cp_slots`` gives the
+    assistance zones': ``[(pile or None, "t-o-<code>" or None)]``."""
+    piles = view_["objectives"]
+    ids = card_ids([pile["card"] if pile else None for pile in piles], "o")
+    return [(pile, ident) for pile, (_code, ident) in zip(piles, ids, strict=True)]
 
 
 @register.filter

@@ -13,7 +13,7 @@ in (it adds, then removes, its own class)."""
 import pytest
 
 from tests.e2e.conftest import Server, open_two_player_table, seq_of, sign_up, unique, wait_for_seq
-from tests.e2e.test_cosplay import settle
+from tests.e2e.test_cosplay import mover_of, settle
 from tests.e2e.test_socket_moves import click_a_move, the_mover
 from tests.processes import daphnes, migrate
 
@@ -63,22 +63,16 @@ def cosmic_crowns_move(mover, pages):
     return seq + 1
 
 
-def cosplay_mover(pages, seq):
-    for page in pages:
-        wait_for_seq(page, seq)
-    return next(page for page in pages if page.locator(".cp-prompt.mine").count())
-
-
 GAMES = {
     "cosmic_crowns": (".cc-board", the_mover, cosmic_crowns_move, {"mode": "easy"}),
-    "cosplay": (".cp-board", cosplay_mover, end_the_turn, {}),
+    "cosplay": (".cp-board", mover_of, end_the_turn, {}),
 }
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_page_kept_live_by_partial_frames_shows_what_a_fresh_load_shows(game, partial_server, new_page):
     server = partial_server
-    board, mover_of, play, choices = GAMES[game]
+    board, find_mover, play, choices = GAMES[game]
     alice, bob, watcher = new_page(1280), new_page(1280), new_page(1280)
     a_name, b_name = unique("alice"), unique("bob")
     for page in (alice, bob, watcher):
@@ -98,7 +92,7 @@ def test_a_page_kept_live_by_partial_frames_shows_what_a_fresh_load_shows(game, 
         page.evaluate("() => { window.neverReloaded = true; }")
     seq = seq_of(alice)
     for _ in range(MOVES):
-        mover = mover_of((alice, bob), seq)
+        mover = find_mover((alice, bob), seq)
         seq = play(mover, pages)  # (the seq the move brings)
         for page in pages:
             wait_for_seq(page, seq)
