@@ -88,17 +88,27 @@ def test_a_card_opens_large_by_hover_focus_tap_or_long_press_and_escape_closes_i
     expect(page.locator("dialog.card-zoom[open]")).to_have_count(0)
     page.mouse.move(2, 2)
 
-    # The keyboard: the focus resting on a card's button opens it too; Escape closes it.
-    button = page.locator(".cu-hand button:has([data-card])").first
-    if button.count():
-        button.focus()
-        assert zoomed(page)["code"] == button.locator("[data-card]").get_attribute("data-card")
-        page.keyboard.press("Escape")
-        expect(page.locator("dialog.card-zoom[open]")).to_have_count(0)
+    # The keyboard: the focus resting on a card's button opens it too; Escape closes it. The cards of the hand
+    # are buttons on the player's turn of play, never at the mulligan (whatever the deal, the tour's table is
+    # there until a test keeps the opening hand): keep it, then wait for the turn (the bot may play first).
+    page.wait_for_selector(".cu-prompt.mine", timeout=20000)
+    if page.locator(".cu-board.phase-mulligan .cu-prompt.mine").count():
+        page.click(".cu-prompt.mine button:has-text('Keep this hand')")
+    page.wait_for_selector(".cu-board:not(.phase-mulligan) .cu-prompt.mine", timeout=20000)
+    button = page.locator(".cu-hand button.cu-pick.playable:has([data-card])").first
+    # site.js takes a focus within 500 ms of the view closing (the Escape above) for the focus coming back to
+    # the card it showed, and opens nothing: the keep and the bot's answer may take less.
+    page.wait_for_timeout(600)
+    button.focus()
+    assert zoomed(page)["code"] == button.locator("[data-card]").get_attribute("data-card")
+    page.keyboard.press("Escape")
+    expect(page.locator("dialog.card-zoom[open]")).to_have_count(0)
 
     # A phone: a long press on a card of the hand opens it over the page, and plays nothing.
     phone = as_player[390]
     visit(phone, tour.server, tour.tables["cosplay"].removeprefix(tour.server.url))
+    # (on the player's turn: the bot's moves, as many as its deal gives it, would move the seq meanwhile)
+    phone.wait_for_selector(".cp-prompt.mine", timeout=20000)
     seq = phone.locator("section.table-status").get_attribute("data-seq")
     target = phone.locator(".cp-hand [data-card]:visible").first
     target.hover()  # (the pointer over its middle)
