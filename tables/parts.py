@@ -196,7 +196,9 @@ _MISSING = {"\x00missing": True}
 
 def _value(variable: Variable, context):
     """``variable``'s value as a template reads it. Plain dicts are looked into directly (what Django does
-    first, and all it does for a key the dict holds); anything else goes through Django's own lookup."""
+    first, and all it does for a key the dict holds), and so are the attributes of an object that cannot be
+    indexed (a model's field: what Django does once indexing failed) unless callable; anything else goes
+    through Django's own lookup."""
     lookups = variable.lookups
     try:
         value = context[lookups[0]]
@@ -206,6 +208,11 @@ def _value(variable: Variable, context):
         if type(value) is dict and bit in value:
             value = value[bit]
             continue
+        if not hasattr(type(value), "__getitem__"):  # (a model: Django's lookup tries [bit] first, in vain)
+            found = getattr(value, bit, _MISSING)
+            if found is not _MISSING and not callable(found):
+                value = found
+                continue
         try:
             return variable.resolve(context)
         except VariableDoesNotExist:
@@ -268,12 +275,14 @@ class SharedNode(Node):
         self.inputs = inputs_of(nodelist)  # (raises TemplateSyntaxError for a read it cannot see)
 
     def render(self, context):
-        if not context.get(SHARED_PARTS):
+        where = context.get(SHARED_PARTS)
+        if not where:
             return self.nodelist.render(context)
+        if where is True:  # (else the frame read it once for all its parts: ``frame_head``)
+            where = frame_head()
         head = (
             self.name.resolve(context),
-            get_language(),
-            get_script_prefix(),
+            *where,
             context.autoescape,
             [v.resolve(context) for v in self.values],
         )
@@ -285,3 +294,9 @@ class SharedNode(Node):
 
 
 SHARED_PARTS = "shared_parts"  # true in a frame's context (tables.rendering.Snapshot): parts are kept
+
+
+def frame_head() -> tuple[str, str]:
+    """What every part of a frame is drawn under besides its inputs: the language and the script prefix. A
+    frame puts it under ``SHARED_PARTS``, read once for its parts instead of once per part."""
+    return get_language(), get_script_prefix()

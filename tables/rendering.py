@@ -20,9 +20,8 @@ from django.utils import translation
 from accounts import decks
 from accounts.preferences import is_bot_account
 from rules.core import narrate
-from tables import games, selectors, social
+from tables import games, parts, selectors, social
 from tables.models import Move, Seat, Table, TableEvent
-from tables.parts import SHARED_PARTS
 
 _OWN_CHAIR: Any = object()  # ``Snapshot.context``'s default viewer: the user's own seat, if any
 
@@ -207,7 +206,7 @@ class Snapshot:
         with translation.override(lang):
             ctx = self.context(user, lang)
             ctx["oob"] = True
-            ctx[SHARED_PARTS] = self.memo
+            ctx[parts.SHARED_PARTS] = parts.frame_head() if self.memo else None
             status = render_to_string("tables/table.html#status", ctx)
             board = render_to_string("tables/table.html#board", ctx)
             return status + board + self._log(ctx)

@@ -121,3 +121,26 @@ def test_a_part_whose_input_is_not_plain_data_is_drawn_every_time(monkeypatch):
     for name in ("a", "b", "a"):
         assert part.render(Context({"thing": Thing(name), "shared_parts": True})) == name
     assert parts.renders == before + 2
+
+
+def test_a_parts_input_is_read_as_djangos_lookup_reads_it():
+    """``parts._value`` looks into dicts and into the attributes of objects that cannot be indexed by itself;
+    whatever the path, it reads what Django's own lookup reads (a method is called, a missing name is missing)."""
+    from django.template import Variable
+
+    class Seat:
+        index = 2
+        replaced = False
+
+        @property
+        def label(self):
+            return f"seat {self.index}"
+
+        def name(self):
+            return "called"
+
+    context = Context({"me": Seat(), "v": {"crowns": [1, 2], "seat": Seat()}, "names": ["a", "b"]})
+    for path in ("me.index", "me.replaced", "me.label", "me.name", "v.crowns", "v.seat.label", "names.1"):
+        assert parts._value(Variable(path), context) == Variable(path).resolve(context), path
+    for path in ("me.nothing", "v.nothing", "names.5", "nobody.index"):
+        assert parts._value(Variable(path), context) is parts._MISSING, path
