@@ -5,7 +5,7 @@ from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils.html import format_html, json_script
+from django.utils.html import format_html, format_html_join, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
@@ -46,6 +46,16 @@ move_attrs.reads = ("table.pk", "table.game", "takeback_seq")  # (beyond ``move`
 def _move_url(script_prefix, table_id):
     """The table's move URL, reversed once per table (and script prefix) rather than once per legal move."""
     return reverse("tables:move", args=[table_id])
+
+
+@register.simple_tag
+def log_line(entry):
+    """One line of the move log (``selectors.log_entries``, ``social.interleave``): ``<li data-key>`` with a
+    span per sentence, and the kind of line as its class. Drawn here rather than by a template or a kept
+    part: every viewer's frame draws a dozen of them after each move, and this takes a fraction of either."""
+    kind = format_html(' class="log-{}"', entry["kind"]) if entry.get("kind") else ""
+    spans = format_html_join("", "<span>{}</span>", ((line,) for line in entry["lines"]))
+    return format_html('<li data-key="{}"{}>{}</li>', entry["key"], kind, spans)
 
 
 @register.filter

@@ -144,3 +144,19 @@ def test_a_parts_input_is_read_as_djangos_lookup_reads_it():
         assert parts._value(Variable(path), context) == Variable(path).resolve(context), path
     for path in ("me.nothing", "v.nothing", "names.5", "nobody.index"):
         assert parts._value(Variable(path), context) is parts._MISSING, path
+
+
+def test_a_log_line_is_drawn_as_the_template_drew_it_escaped():
+    """The move log's lines come from ``{% log_line %}``: the markup the log's template drew for them, each
+    sentence escaped (a player's name is theirs to choose), the kind of line as its class when it has one."""
+    from django.utils.safestring import mark_safe
+
+    from tables.templatetags.table_tags import log_line
+
+    assert log_line({"key": "m3", "lines": ["<b>Al</b> & co played", "Bo drew"]}) == (
+        '<li data-key="m3"><span>&lt;b&gt;Al&lt;/b&gt; &amp; co played</span><span>Bo drew</span></li>'
+    )
+    assert log_line({"key": "e7", "kind": "event", "lines": [mark_safe("<i>joined</i>")]}) == (
+        '<li data-key="e7" class="log-event"><span><i>joined</i></span></li>'
+    )
+    assert log_line({"key": "m4", "kind": "", "lines": []}) == '<li data-key="m4"></li>'
