@@ -29,9 +29,7 @@ handed to the loop); and "loop" (the event loop: the sends through the channel l
 forwarding their frames: what daphne's loop does besides its network). Then the queries per move (on the
 move's thread) and the frame parts drawn per move. --badges: each player also has the "Your turn" badge's
 socket open (/ws/notifications/, on every page of the site), so that a move whose turn changes renders and
-sends the badges of the people concerned (counted in "rest"). Then the in-memory channel layer's part of a
-move alone, its 4 frames put on 25 tables' sockets by ``config.layers``' ``group_send_many`` (as the site sends
-them) and by Channels' own ``group_send`` per group, interleaved in the same run (``measure_layer``).
+sends the badges of the people concerned (counted in "rest").
 
 --profile FILE: then --moves more socket moves per game played on the main thread alone (the socket's
 message handed to ``tables.socket_moves.play`` as the consumer hands it, the frames rendered for 4 listening
@@ -372,53 +370,6 @@ async def measure_sockets(game: str, players: list[Player], rnd: random.Random) 
     }
 
 
-async def measure_layer(moves: int = 400, rounds: int = 5) -> dict[str, float]:
-    """The channel layer's part of a move's sends, alone: the 4 frames of a move to one of 25 tables' seats (one
-    socket each, every 25 moves each socket reading what it got), put by ``group_send_many`` (config.layers,
-    as the site sends them: tables.loops) and by one Channels ``group_send`` per group (the layer's own way:
-    a task and a deep copy of the message per socket). CPU ms per move, the best of ``rounds``."""
-    from config.layers import InMemoryChannelLayer
-
-    layer = InMemoryChannelLayer()
-    channels = []
-    for t in range(25):
-        for s in range(SEATS):
-            channels.append(await layer.new_channel())
-            await layer.group_add(live.table_group(t, f"s{s}", "en"), channels[-1])
-    seats = {str(100 + s): f"s{s}" for s in range(SEATS)}
-    html = "x" * 12_000  # (a frame's size under bench/live.py)
-
-    def messages(t: int) -> list[tuple[str, dict]]:
-        return [
-            (
-                live.table_group(t, f"s{s}", "en"),
-                {"type": "table.frame", "key": f"s{s}", "revision": t, "seats": seats, "html": html},
-            )
-            for s in range(SEATS)
-        ]
-
-    async def read_all() -> None:
-        for channel in channels:
-            while channel in layer.channels and not layer.channels[channel].empty():
-                await layer.receive(channel)
-
-    ways = {
-        "group_send_many": lambda batch: layer.group_send_many(batch),
-        "Channels' group_send": lambda batch: asyncio.gather(*(layer.group_send(g, m) for g, m in batch)),
-    }
-    best = dict.fromkeys(ways, float("inf"))
-    for _ in range(rounds):
-        for name, send in ways.items():  # (interleaved: the machine's noise falls on both)
-            start = time.process_time()
-            for n in range(moves):
-                await send(messages(n % 25))
-                if n % 25 == 24:
-                    await read_all()
-            await read_all()
-            best[name] = min(best[name], 1000 * (time.process_time() - start) / moves)
-    return best
-
-
 def main():
     call_command("migrate", verbosity=0)
     players = []
@@ -455,12 +406,6 @@ def main():
                 f"{game:<15}{r['cpu']:>8.2f}{r['service']:>9.2f}{r['frames']:>8.2f}{r['rest']:>7.2f}"
                 f"{r['loop']:>7.2f}{r['queries']:>9.1f}{drawn:>13}"
             )
-        layer = asyncio.run(measure_layer())
-        plain, many = layer["Channels' group_send"], layer["group_send_many"]
-        print(
-            f"The in-memory layer's part of a move (4 frames sent and read, CPU ms): {many:.3f} with"
-            f" group_send_many as shipped, {plain:.3f} with Channels' group_send ({plain - many:.3f} saved)"
-        )
         if args.profile:
             profile = cProfile.Profile()
             for game in games:

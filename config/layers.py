@@ -1,7 +1,6 @@
 """The channel layers: the embedded default's in-memory one, and Redis's made to survive an outage.
 
-The embedded default's channel layer: Channels' in-memory layer, its expiry sweep at most once a second,
-and a change's messages put on their sockets' queues in one call (``group_send_many``, as Redis's below).
+The embedded default's channel layer: Channels' in-memory layer, its expiry sweep at most once a second.
 
 Channels' ``InMemoryChannelLayer`` sweeps every channel's queue and every group membership for expired
 entries on each ``receive`` and each ``group_send``. Every open socket waits in ``receive``, so a frame
@@ -39,22 +38,6 @@ class InMemoryChannelLayer(layers.InMemoryChannelLayer):
         if now - self._swept >= SWEEP_INTERVAL:
             self._swept = now
             super()._clean_expired()
-
-    async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
-        """Each (group, message) put on its sockets' queues, as ``group_send`` puts one, without the task it
-        starts per socket and the deep copy it makes of the message per socket: a change's frames and badges
-        (``tables.loops``), which their sockets only read. In order; a full queue drops the message, as there."""
-        self._clean_expired()
-        expires = time.time() + self.expiry
-        for group, message in messages:
-            assert isinstance(message, dict), "Message is not a dict"
-            self.require_valid_group_name(group)
-            for channel in self.groups.get(group, ()):
-                queue = self.channels.setdefault(channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
-                try:
-                    queue.put_nowait((expires, message))
-                except asyncio.QueueFull:
-                    pass
 
 
 class ResilientRedisChannelLayer(RedisChannelLayer):
