@@ -257,8 +257,16 @@
     const question = evt.target.dataset && evt.target.dataset.confirm;
     if (question && !window.confirm(question)) evt.preventDefault();
   });
-  // While an Undo is on offer, a move that cannot be taken back asks first (board scripts' moves; the move
-  // buttons carry hx-confirm from the server in the same case).
+  // While an Undo is on offer, a move that cannot be taken back asks first: a move button's (below) as a board
+  // script's (cardclubPostMove). The page lists the moves that can (the chat panel's data-takeback-moves), so
+  // a button says nothing of it and reads the same whether or not an Undo is on offer.
+  document.body.addEventListener("htmx:confirm", function (evt) {
+    const el = evt.detail.elt;
+    if (!el || !el.dataset || !el.dataset.move || el.classList.contains("takeback")) return;
+    let move;
+    try { move = JSON.parse(el.dataset.move); } catch (e) { return; }
+    if (!confirmFinal(move)) evt.preventDefault();
+  });
   function confirmFinal(move) {
     const panel = document.querySelector("[data-takeback-moves]");
     const allowed = panel ? panel.dataset.takebackMoves.split(" ").filter(Boolean) : [];

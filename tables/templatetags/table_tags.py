@@ -26,20 +26,17 @@ def move_attrs(context, move):
     reads the same from one move to the next and a frame that keeps it (tables.frame_diff) need not send it.
     """
     data = json.dumps(move, sort_keys=True, separators=(",", ":"))
-    attrs = format_html(
+    # (While an Undo is on offer, a move that cannot be taken back asks first: static/js/site.js asks, from the
+    # page's list of the moves that can, for a button as for a board script's move. The button says nothing of
+    # it, so it reads the same whether or not an Undo is on offer, and a frame need not send it again.)
+    return format_html(
         'hx-post="{}" hx-swap="none" data-move="{}"',
         _move_url(get_script_prefix(), context["table"].pk),
         data,
     )
-    # While the viewer has moves of this turn they could still undo, a move that cannot be taken back asks
-    # first: it would lock them in. (Otherwise the prompt says once that moves are final: _takeback.html.)
-    allowed = getattr(context.get("game"), "takeback_moves", frozenset())
-    if context.get("takeback_seq") is not None and move.get("type") not in allowed:
-        attrs += format_html(' hx-confirm="{}"', gettext("This move cannot be taken back. Play it?"))
-    return attrs
 
 
-move_attrs.reads = ("table.pk", "table.game", "takeback_seq")  # (beyond ``move``: tables.parts)
+move_attrs.reads = ("table.pk",)  # (beyond ``move``: tables.parts)
 
 
 @lru_cache(maxsize=4096)

@@ -154,7 +154,11 @@ def test_the_undo_view_answers_with_the_movers_frame(started_table, alice, bob, 
     services.play_move(table.pk, users[seat], {"type": "draw", "source": "discard"}, 0)
     page = c.get(f"/tables/{table.pk}/").content.decode()
     assert "/takeback/" in page and ">Undo<" in page
-    assert 'hx-confirm="This move cannot be taken back. Play it?"' in page  # the discards would lock it in
+    # The discards would lock it in: the page asks first (static/js/site.js, from the page's list of the moves
+    # that can be undone; tests/e2e/test_takeback_confirm.py), and the buttons read as they did before.
+    assert 'data-takeback-moves="draw"' in page
+    assert 'data-takeback-warning="This move cannot be taken back. Play it?"' in page
+    assert "hx-confirm" not in page.split('class="board"')[1].split("</section>")[0]
     assert "/takeback/" not in client_for(users[1 - seat]).get(f"/tables/{table.pk}/").content.decode()
     r = c.post(f"/tables/{table.pk}/takeback/", {"seq": "1"}, HTTP_HX_REQUEST="true")
     assert r.status_code == 200 and f'id="table-{table.pk}-board"' in r.content.decode()
