@@ -275,11 +275,9 @@ class SharedNode(Node):
         self.inputs = inputs_of(nodelist)  # (raises TemplateSyntaxError for a read it cannot see)
 
     def render(self, context):
-        where = context.get(SHARED_PARTS)
+        where = context.get(SHARED_PARTS)  # (the frame read it once for all its parts: ``frame_head``)
         if not where:
             return self.nodelist.render(context)
-        if where is True:  # (else the frame read it once for all its parts: ``frame_head``)
-            where = frame_head()
         head = (
             self.name.resolve(context),
             *where,
@@ -293,7 +291,9 @@ class SharedNode(Node):
         return drawn(digest, lambda: self.nodelist.render(context))
 
 
-SHARED_PARTS = "shared_parts"  # true in a frame's context (tables.rendering.Snapshot): parts are kept
+SHARED_PARTS = (
+    "shared_parts"  # a frame's ``frame_head()`` in its context (tables.rendering.Snapshot): parts are kept
+)
 
 
 def frame_head() -> tuple[str, str]:

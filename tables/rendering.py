@@ -174,7 +174,12 @@ class Snapshot:
         target = social.takeback_target(self.log_moves()) if table.status == Table.PLAYING else None
         mine = target is not None and target.seat == viewer and not seats[viewer].is_bot
         ctx["takeback_seq"] = target.seq if mine else None
-        ctx["log_start"] = narrate(engine, self.start_events(), names, viewer, lang)
+        # (the log's first line: what the deal showed, drawn like any line, {% log_line %})
+        ctx["log_start"] = {
+            "key": "start",
+            "kind": "start",
+            "lines": narrate(engine, self.start_events(), names, viewer, lang),
+        }
         return ctx
 
     def result_panel(self, viewer: int | None, names: list[str], lang: str) -> dict | None:
@@ -214,7 +219,7 @@ class Snapshot:
     def _log(self, ctx: dict) -> str:
         """The log, rendered once for all the viewers who read the same lines (all but a mover, mostly)."""
         lines = tuple((m["seq"], m.get("kind"), tuple(m["lines"])) for m in ctx["log"])
-        key = (ctx["lang"], ctx["table"].status, tuple(ctx["log_start"]), lines)
+        key = (ctx["lang"], ctx["table"].status, tuple(ctx["log_start"]["lines"]), lines)
         if key not in self._logs:
             self._logs[key] = render_to_string("tables/table.html#log", ctx)
         return self._logs[key]

@@ -278,15 +278,6 @@ def cp_piles(view_):
 
 
 @register.filter
-def cp_grave_id(view_):
-    """The id of the graveyard's top card: the one a recruitment zone gives it (``card_ids``), so that the card
-    zone 6 sends to the graveyard at a turn's end is kept in a live frame, not sent again (tables.frame_diff);
-    "t-gv" when a zone shows a card of the same code (ids are unique in a page)."""
-    top = view_["graveyard"]["top"]
-    return "t-gv" if top in view_["zones"] else f"t-z-{top}"
-
-
-@register.filter
 def cp_ranking(view, names):
     """Seats from best to worst once the game is over: [{seat, name, score, vp, cost, winner}]."""
     result = view.get("result") or {}

@@ -114,12 +114,12 @@ def test_a_part_whose_input_is_not_plain_data_is_drawn_every_time(monkeypatch):
 
     before = parts.renders
     for name in ("a", "b", "a"):
-        assert part.render(Context({"thing": Thing(name), "shared_parts": True})) == name
+        assert part.render(Context({"thing": Thing(name), parts.SHARED_PARTS: parts.frame_head()})) == name
     assert parts.renders == before  # (not through the memo: a Thing has no value to key it by)
     # A part that reads plain values is kept: drawn once per value.
     part = template('{% shared "p" %}{{ thing.name }}{% endshared %}')
     for name in ("a", "b", "a"):
-        assert part.render(Context({"thing": Thing(name), "shared_parts": True})) == name
+        assert part.render(Context({"thing": Thing(name), parts.SHARED_PARTS: parts.frame_head()})) == name
     assert parts.renders == before + 2
 
 
