@@ -137,6 +137,30 @@ async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bo
     await comm.disconnect()
 
 
+async def test_a_socket_whose_last_frame_was_lost_is_sent_the_table_within_two_checks(
+    alice, bob, monkeypatch
+):
+    """On Redis a frame can be lost with no frame after it to show the gap (tables.consumers): the process's
+    check of its sockets' revisions sends a socket still behind the table as it is. A socket that is not
+    behind is sent nothing."""
+    from tables import consumers, live
+
+    monkeypatch.setattr(consumers, "CHECK_EVERY", 0.2)
+    monkeypatch.setattr(consumers, "may_lose_frames", lambda layer: True)  # (as on Redis)
+    table = await setup_game(alice, bob)
+    comm, ok = await connect(table.pk, await session_cookie(alice))
+    assert ok
+    assert 'data-seq="0"' in await comm.receive_from(timeout=20)
+    assert await comm.receive_nothing(timeout=1)  # (up to date: checked five times, sent nothing)
+    monkeypatch.setattr(live.Publication, "run", lambda self: None)  # the move's frames are lost
+    await play_first_legal(table.pk, [alice, bob])
+    frame = await comm.receive_from(timeout=5)
+    assert f'id="table-{table.pk}-board"' in frame and 'data-seq="1"' in frame  # the whole table, as it is
+    assert await comm.receive_nothing(timeout=1)
+    await comm.disconnect()
+    assert not any(consumers.checks.sockets.values())
+
+
 async def test_a_socket_from_another_origin_is_refused(alice, bob):
     table = await setup_game(alice, bob)
     comm, ok = await connect(table.pk, origin=b"http://evil.example.com")
