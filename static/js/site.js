@@ -262,7 +262,8 @@
   // a button says nothing of it and reads the same whether or not an Undo is on offer.
   document.body.addEventListener("htmx:confirm", function (evt) {
     const el = evt.detail.elt;
-    if (!el || !el.dataset || !el.dataset.move || el.classList.contains("takeback")) return;
+    // (a board script's move has asked already: cardclubPostMove, whose htmx.ajax has no triggering event)
+    if (!evt.detail.triggeringEvent || !el || !el.dataset || !el.dataset.move || el.classList.contains("takeback")) return;
     let move;
     try { move = JSON.parse(el.dataset.move); } catch (e) { return; }
     if (!confirmFinal(move)) evt.preventDefault();
