@@ -3,24 +3,13 @@
 Each socket joins its viewer's group in its language (``tables.live``): its seat's, or the spectators'.
 After a change, the process that made it renders each (viewer, language) frame once and sends it there;
 the socket forwards it as it is. The database is read only on connect and when the socket's person takes
-or leaves a seat, and, on Redis, in one query every ``CHECK_EVERY`` seconds per process (below).
-
-**A socket that missed its table's last frame catches up.** A socket that sees a gap in revisions reads the
-table anew, but only when a later frame comes. On Redis a frame can be lost with none after it: one the layer
-dropped while Redis was out of reach (``config.layers``), or one a change skipped because, just after Redis
-came back, another process had not yet published that a socket listens there (``tables.stream_presence``).
-So each process reads, every ``CHECK_EVERY`` seconds, the revisions of the tables its sockets show (one query
-for all of them), and a socket still behind the revision read at the check before is sent the table as it is
-now, in order with its frames (a ``table.check`` message to itself). A frame on its way when a check reads
-the revision has arrived by the next one: only a frame that was lost is made up for, within two checks.
-On the in-memory layer nothing is lost on the way or skipped, and nothing is checked.
+or leaves a seat, and, on Redis, in one query every few seconds per process, which makes up for
+a table's last frame lost on the way (``tables.catch_up``: a socket behind is sent the table as it is now).
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import weakref
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -36,11 +25,8 @@ from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
 from tables import chat_frames, live, rooms, selectors, socket_moves, stream_presence
 from tables.access import may_connect
+from tables.catch_up import checks
 from tables.notifications import badge, user_group
-
-logger = logging.getLogger(__name__)
-
-CHECK_EVERY = 3.0  # seconds between two reads of the revisions this process's table sockets show (on Redis)
 
 
 def socket_language(scope) -> str:
@@ -86,61 +72,6 @@ def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 
-def revisions(table_ids) -> dict[int, int]:
-    from tables.models import Table
-
-    return dict(Table.objects.filter(pk__in=set(table_ids)).values_list("pk", "revision"))
-
-
-def may_lose_frames(layer) -> bool:
-    """Redis's layer (``config.layers``), not the in-memory one: nothing is lost on the way there, or skipped."""
-    return stream_presence.counted(layer)
-
-
-class Checks:
-    """The table sockets of each event loop, and the task that checks they show their tables' last revision
-    (see the module). Runs while the loop has sockets, on a channel layer that may lose frames."""
-
-    def __init__(self):
-        self.sockets: dict[asyncio.AbstractEventLoop, weakref.WeakSet] = {}
-
-    def add(self, socket) -> None:
-        if not may_lose_frames(socket.channel_layer):
-            return
-        loop = asyncio.get_running_loop()
-        if loop not in self.sockets:
-            self.sockets[loop] = weakref.WeakSet()
-            loop.create_task(self._run(loop))
-        self.sockets[loop].add(socket)
-
-    def discard(self, socket) -> None:
-        for sockets in self.sockets.values():
-            sockets.discard(socket)
-
-    async def _run(self, loop) -> None:
-        try:
-            while self.sockets.get(loop):
-                await asyncio.sleep(CHECK_EVERY)
-                try:
-                    await self.check(list(self.sockets.get(loop, ())))
-                except Exception:  # (the database or Redis out of reach: the next check tries again)
-                    logger.exception("Checking the table sockets' revisions failed")
-        finally:
-            self.sockets.pop(loop, None)
-
-    async def check(self, sockets) -> None:
-        if not sockets:
-            return
-        now = await database_sync_to_async(revisions)([s.table_id for s in sockets])
-        for socket in sockets:
-            was, socket.checked = socket.checked, now.get(socket.table_id, -1)
-            if socket.revision < was:  # (behind what the check before read: its frame was lost)
-                await socket.channel_layer.send(socket.channel_name, {"type": "table.check", "revision": was})
-
-
-checks = Checks()
-
-
 def seat_key(table_id: int, user_id: int | None) -> str:
     from tables.models import Seat
 
@@ -174,7 +105,7 @@ class TableConsumer(
     key: str | None = None
     watching: bool = False  # counted among the table's spectators (accounts.presence)
     hidden: frozenset = frozenset()  # the people this socket's person blocked: their chat is not shown
-    checked: int = -1  # the table's revision as the last check read it (``Checks``)
+    checked: int = -1  # the table's revision as the last check read it (``tables.catch_up``)
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -280,7 +211,7 @@ class TableConsumer(
             await self.send(text_data=event["html"])
 
     async def table_check(self, event):
-        """A check found this socket behind its table's revision (``Checks``): send it the table as it is."""
+        """A check found this socket behind its table's revision (``tables.catch_up``): send it the table as it is."""
         if event["revision"] > self.revision and await self.refresh():
             await self.count_watching()
             await self.send(text_data=self.pending)

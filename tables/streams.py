@@ -13,7 +13,8 @@ the answer ends.
 
 A stream joins its viewer's channel group (``tables.live``: ``table-<id>-<viewer>-api``), where each change
 of the table sends the lines its process drew once for that viewer: a stream forwards them, touching no
-database. It ends when the client goes away (the handler cancels it), when the server stops (daphne
+database. On Redis, a stream whose table's last line was lost on the way is sent the table as it is now
+(``tables.catch_up``), as a ``state`` line. It ends when the client goes away (the handler cancels it), when the server stops (daphne
 cancels it), when the game is over, and within ``STREAM_KEEPALIVE_SECONDS`` of its token's revocation (the
 token is read again only when the stamp of people's data changed: ``accounts.api_tokens``).
 """
@@ -32,6 +33,7 @@ from django.utils.translation import gettext as _
 from accounts import api_tokens
 from tables import access, api_events, challenges, live, rooms, selectors, stream_presence
 from tables.api import api_view, error
+from tables.catch_up import Watch, checks
 from tables.models import Seat, Table
 
 NDJSON = "application/x-ndjson"
@@ -73,6 +75,7 @@ async def _follow(layer, table_id: int, user, raw: str):
     group = None
     scope = stream_presence.table_scope(table_id)
     stamp = await sync_to_async(api_tokens.stamp_of)(user.pk)
+    watch = Watch(table_id, layer, channel)  # (what the checks of a layer that may lose lines look at)
     await stream_presence.aopened(scope, layer)  # (before the full line: no change falls in between)
     try:
         while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
@@ -87,6 +90,8 @@ async def _follow(layer, table_id: int, user, raw: str):
             for finish in tail:
                 yield line(finish)
                 return
+            watch.revision = revision
+            checks.add(watch)
             rekey = False
             while not rekey:
                 try:
@@ -99,9 +104,21 @@ async def _follow(layer, table_id: int, user, raw: str):
                         return
                     yield b"\n"
                     continue
+                if message.get("type") == "table.check" and message["revision"] > revision:
+                    # A check found this stream behind its table (a line lost on the way): the table now.
+                    state, revision, now, tail = await sync_to_async(_full)(table_id, user)
+                    watch.revision = revision
+                    if now != key:
+                        rekey = True
+                        continue
+                    yield line({**state, "type": "state"})
+                    for finish in tail:
+                        yield line(finish)
+                        return
+                    continue
                 if message.get("type") != "table.stream" or message["revision"] <= revision:
                     continue  # (a change the full line already showed)
-                revision = message["revision"]
+                revision = watch.revision = message["revision"]
                 if live.key_of(user.pk, message["seats"]) != key:
                     rekey = True  # this person took or left a seat: their own view from now on
                     continue
@@ -109,6 +126,7 @@ async def _follow(layer, table_id: int, user, raw: str):
                 if message["over"]:
                     return
     finally:
+        checks.discard(watch)
         await stream_presence.aclosed(scope, layer)
         if group is not None:
             await layer.group_discard(group, channel)

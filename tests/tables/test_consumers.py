@@ -143,10 +143,10 @@ async def test_a_socket_whose_last_frame_was_lost_is_sent_the_table_within_two_c
     """On Redis a frame can be lost with no frame after it to show the gap (tables.consumers): the process's
     check of its sockets' revisions sends a socket still behind the table as it is. A socket that is not
     behind is sent nothing."""
-    from tables import consumers, live
+    from tables import catch_up, live
 
-    monkeypatch.setattr(consumers, "CHECK_EVERY", 0.2)
-    monkeypatch.setattr(consumers, "may_lose_frames", lambda layer: True)  # (as on Redis)
+    monkeypatch.setattr(catch_up, "CHECK_EVERY", 0.2)
+    monkeypatch.setattr(catch_up, "may_lose_frames", lambda layer: True)  # (as on Redis)
     table = await setup_game(alice, bob)
     comm, ok = await connect(table.pk, await session_cookie(alice))
     assert ok
@@ -158,7 +158,7 @@ async def test_a_socket_whose_last_frame_was_lost_is_sent_the_table_within_two_c
     assert f'id="table-{table.pk}-board"' in frame and 'data-seq="1"' in frame  # the whole table, as it is
     assert await comm.receive_nothing(timeout=1)
     await comm.disconnect()
-    assert not any(consumers.checks.sockets.values())
+    assert not any(catch_up.checks.watched.values())
 
 
 async def test_a_socket_from_another_origin_is_refused(alice, bob):

@@ -143,6 +143,32 @@ async def test_a_player_gets_the_full_table_then_every_change_then_the_finish(al
     assert listeners(f"table-{table.pk}-") == 0
 
 
+async def test_a_stream_whose_last_line_was_lost_is_sent_the_table_within_two_checks(alice, bob, monkeypatch):
+    """On Redis a change's line can be lost with no line after it (tables.catch_up): a bot following its
+    stream would wait for good. The process's check of its streams' revisions sends a stream still behind a
+    ``state`` line of the table as it is; a stream that is not behind is sent nothing but keep-alives."""
+    from tables import catch_up, live
+
+    monkeypatch.setattr(catch_up, "CHECK_EVERY", 0.2)
+    monkeypatch.setattr(catch_up, "may_lose_frames", lambda layer: True)  # (as on Redis)
+    table = await new_game(alice, bob)
+    stream = Stream(f"/api/stream/tables/{table.pk}", await token_of(alice))
+    assert await stream.open() == 200
+    assert (await stream.data())["seq"] == 0
+    with pytest.raises(TimeoutError):  # (up to date: checked about five times, sent no line)
+        await stream.data(timeout=1)
+    monkeypatch.setattr(live.Publication, "run", lambda self: None)  # the move's lines are lost
+    played = await play_one(table.pk, [alice, bob])
+    state = await stream.data(timeout=5)
+    assert state["type"] == "state" and state["seq"] == 1 == played.seq
+    assert set(state) == {"type", "seq", "status", "seats", "view", "legal_moves", "to_act"}
+    assert state["view"]["hand"] == await other_hand(table.pk, 0) and state["to_act"] == played.to_act
+    with pytest.raises(TimeoutError):  # (caught up: nothing more)
+        await stream.data(timeout=1)
+    await stream.leave()
+    assert not any(catch_up.checks.watched.values())
+
+
 async def test_a_spectator_gets_the_spectators_view_and_no_hidden_card(alice, bob, charlie):
     table = await new_game(alice, bob)
     stream = Stream(f"/api/stream/tables/{table.pk}", await token_of(charlie))
