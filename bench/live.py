@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import collections
 import json
 import os
@@ -77,6 +78,7 @@ import pathlib
 import random
 import re
 import resource
+import secrets
 import shutil
 import signal
 import socket
@@ -198,11 +200,36 @@ def manage(env: dict, *args: str) -> str:
     return out.stdout
 
 
+SECRET_KEY = secrets.token_urlsafe(50)  # the site's key for this run (`make run` keeps one in var/secret_key)
+STATIC_ROOT = tempfile.mkdtemp(prefix="bench-static-")  # (collected once, outside the checkout)
+atexit.register(shutil.rmtree, STATIC_ROOT, True)
+_static_collected: list[bool] = []
+
+
 def site_env(**extra: str) -> dict:
+    """The environment of the site as `make run` serves it (the Makefile's SERVE_ENV): DEBUG off, cookies and
+    no redirect for plain http, e-mail to the console; the static files collected once, as `make static` does
+    (the site refuses to start without their manifest), here into a folder of this run's."""
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH")}
-    env.update(DJANGO_SETTINGS_MODULE="config.settings", DJANGO_DEBUG="true", PYTHONUNBUFFERED="1", **extra)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY=SECRET_KEY,
+        DJANGO_SECURE_COOKIES="false",
+        DJANGO_SSL_REDIRECT="false",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_STATIC_ROOT=STATIC_ROOT,
+        DJANGO_EMAIL_BACKEND=os.environ.get(
+            "DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend"
+        ),
+        PYTHONUNBUFFERED="1",
+        **extra,
+    )
     env.setdefault("TABLE_CREATE_LIMIT", "100000")  # a load generator opens tables faster than a person
     env.setdefault("MAX_UNFINISHED_TABLES", "100000")  # (and its players sit at every table of every phase)
+    if not _static_collected:
+        manage(env, "manage.py", "collectstatic", "--noinput", "-v0")
+        _static_collected.append(True)
     return env
 
 

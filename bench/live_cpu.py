@@ -83,13 +83,18 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
+# As `make run` serves (the Makefile's SERVE_ENV): DEBUG off, so no query log and templates without their debug
+# information. The queries are counted as they run instead (``Counted``).
+settings.DEBUG = False
+
 from asgiref.sync import sync_to_async  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.testing import WebsocketCommunicator  # noqa: E402
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, reset_queries  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.test import Client  # noqa: E402
 
@@ -138,17 +143,29 @@ _hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
 _frame = rendering.Snapshot.frame
 
 
+class Counted:
+    """The statements run on a connection while it is wrapped (``connection.execute_wrapper``), BEGIN not
+    (nor COMMIT, which no cursor runs): the queries of a move, as bench/mechanisms.py counts them."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.n += not sql.startswith("BEGIN")
+        return execute(sql, params, many, context)
+
+
 def timed_play(table_id, user, text_data, lang, loop=None):
-    connection.force_debug_cursor = True
-    reset_queries()
+    counted = Counted()
     on_thread.timing = True
     start = time.thread_time()
     try:
-        return _play(table_id, user, text_data, lang, loop)
+        with connection.execute_wrapper(counted):
+            return _play(table_id, user, text_data, lang, loop)
     finally:
         tally.play += time.thread_time() - start
         on_thread.timing = False
-        tally.queries += len(connection.queries)
+        tally.queries += counted.n
 
 
 def timed_hooks(self):
@@ -221,16 +238,17 @@ def measure(game: str, players: list[Player], rnd: random.Random) -> dict:
             row = Table.objects.values_list("status", "to_act").get(pk=tables[slot]["id"])
         table = tables[slot]
         player = table["seats"][row[1][0]]
-        reset_queries()
         start = time.process_time()
         seen = player.call("GET", f"/api/tables/{table['id']}")
         middle = time.process_time()
         seat = row[1][0]
         move = bots.choose(game, seen["view"], seen["legal_moves"], "casual", rnd.randrange(10**9), seat=seat)
+        counted = Counted()
         before_post = time.process_time()
-        player.call("POST", f"/api/tables/{table['id']}/moves", {"move": move, "seq": seen["seq"]})
+        with connection.execute_wrapper(counted):
+            player.call("POST", f"/api/tables/{table['id']}/moves", {"move": move, "seq": seen["seq"]})
         end = time.process_time()
-        queries += len(connection.queries)
+        queries += counted.n
         get_cpu += middle - start
         post_cpu += end - before_post
     moves = args.moves
@@ -381,7 +399,6 @@ def main():
         players.append(Player(Client(), ApiToken.issue(user, "live cpu")[1], cookie, user))
     print(f"Live path CPU per move, one process ({ROOT}); {args.tables} tables x {SEATS} seats per game")
     rnd = random.Random(1)
-    connection.force_debug_cursor = True  # (counts the queries; DEBUG, as `make run` serves, does too)
     games = args.games.split(",") if args.games else list(registry.games())
     if args.via in ("http", "both"):
         print("Moves posted (GET /api/tables/<id>, then POST .../moves), frames rendered, not sent:")

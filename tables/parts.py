@@ -291,9 +291,8 @@ class SharedNode(Node):
         return drawn(digest, lambda: self.nodelist.render(context))
 
 
-SHARED_PARTS = (
-    "shared_parts"  # a frame's ``frame_head()`` in its context (tables.rendering.Snapshot): parts are kept
-)
+# Where a frame's context holds its ``frame_head()`` (tables.rendering.Snapshot): its parts are kept.
+SHARED_PARTS = "shared_parts"
 
 
 def frame_head() -> tuple[str, str]:
