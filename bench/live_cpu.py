@@ -86,9 +86,10 @@ django.setup()
 from django.conf import settings  # noqa: E402
 
 # As `make run` serves (the Makefile's SERVE_ENV): DEBUG off, so no query log and templates without their debug
-# information. The queries are counted as they run instead (``Counted``).
+# information. The queries are counted as they run instead (bench/_statements.py).
 settings.DEBUG = False
 
+from _statements import Statements  # noqa: E402  (bench/_statements.py: bench/ is on the path)
 from asgiref.sync import sync_to_async  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.testing import WebsocketCommunicator  # noqa: E402
@@ -143,20 +144,8 @@ _hooks = BaseDatabaseWrapper.run_and_clear_commit_hooks
 _frame = rendering.Snapshot.frame
 
 
-class Counted:
-    """The statements run on a connection while it is wrapped (``connection.execute_wrapper``), BEGIN not
-    (nor COMMIT, which no cursor runs): the queries of a move, as bench/mechanisms.py counts them."""
-
-    def __init__(self):
-        self.n = 0
-
-    def __call__(self, execute, sql, params, many, context):
-        self.n += not sql.startswith("BEGIN")
-        return execute(sql, params, many, context)
-
-
 def timed_play(table_id, user, text_data, lang, loop=None):
-    counted = Counted()
+    counted = Statements()
     on_thread.timing = True
     start = time.thread_time()
     try:
@@ -165,7 +154,7 @@ def timed_play(table_id, user, text_data, lang, loop=None):
     finally:
         tally.play += time.thread_time() - start
         on_thread.timing = False
-        tally.queries += counted.n
+        tally.queries += len(counted)
 
 
 def timed_hooks(self):
@@ -243,12 +232,12 @@ def measure(game: str, players: list[Player], rnd: random.Random) -> dict:
         middle = time.process_time()
         seat = row[1][0]
         move = bots.choose(game, seen["view"], seen["legal_moves"], "casual", rnd.randrange(10**9), seat=seat)
-        counted = Counted()
+        counted = Statements()
         before_post = time.process_time()
         with connection.execute_wrapper(counted):
             player.call("POST", f"/api/tables/{table['id']}/moves", {"move": move, "seq": seen["seq"]})
         end = time.process_time()
-        queries += counted.n
+        queries += len(counted)
         get_cpu += middle - start
         post_cpu += end - before_post
     moves = args.moves

@@ -126,6 +126,7 @@ def measure() -> None:
     # debug information. The queries are counted as they run instead.
     settings.DEBUG = False
 
+    from _statements import Statements  # (bench/_statements.py: bench/ is on the path)
     from channels.layers import InMemoryChannelLayer, get_channel_layer
     from django.contrib.auth.models import User
     from django.core.cache import cache
@@ -255,20 +256,14 @@ def measure() -> None:
         begin = time.thread_time()
         table_id, user, text = next_move(n)
         totals[2] += time.thread_time() - begin
-        statements = []
-
-        def count(execute, sql, params, many, context):  # (BEGIN not, as COMMIT: no cursor runs it)
-            if not sql.startswith("BEGIN"):
-                statements.append(sql)
-            return execute(sql, params, many, context)
-
+        statements = Statements()
         close_old_connections()  # (as the socket's database_sync_to_async does before and after its call)
-        with connection.execute_wrapper(count):
+        with connection.execute_wrapper(statements):
             refusal = socket_moves.play(table_id, user, text, "en", loop)
         close_old_connections()
         totals[1] += len(statements)
         if os.environ.get("SCALE_CPU_QUERIES") and n == args.warm + 5:
-            for sql in statements:
+            for sql in statements.sql:
                 print(sql[:160], file=sys.stderr)
         if refusal is not None:
             raise SystemExit(f"refused: {refusal[-300:]}")

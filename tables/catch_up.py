@@ -30,9 +30,8 @@ from tables import stream_presence
 
 logger = logging.getLogger(__name__)
 
-CHECK_EVERY = (
-    3.0  # seconds between two reads of the revisions this process's sockets and streams show (Redis)
-)
+# Seconds between two reads of the revisions this process's sockets and streams show (on Redis).
+CHECK_EVERY = 3.0
 
 
 @dataclass(eq=False)

@@ -193,18 +193,14 @@ class TableConsumer(
             return  # this socket already shows the table as it is at that revision, or later
         if live.key_of(self.user_id, event["seats"]) != self.key:
             # This person took or left a seat: follow them to their new group and read the table anew.
-            if await self.refresh():
-                await self.count_watching()
-                await self.send(text_data=self.pending)
+            await self.resend()
             return
         base = event.get("base")  # (a partial frame: what changed since that revision)
         if event["revision"] > self.revision + 1 or (base is not None and base != self.revision):
             # Frames were lost on the way (Redis was down, say): every change sends one, so this socket
             # missed some; or the frame holds only what changed since a revision this socket does not show.
             # Read the table as it is now, the chat included, and send all of it.
-            if await self.refresh():
-                await self.count_watching()
-                await self.send(text_data=self.pending)
+            await self.resend()
             return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
             self.revision = event["revision"]
@@ -212,7 +208,12 @@ class TableConsumer(
 
     async def table_check(self, event):
         """A check found this socket behind its table's revision (``tables.catch_up``): send it the table as it is."""
-        if event["revision"] > self.revision and await self.refresh():
+        if event["revision"] > self.revision:
+            await self.resend()
+
+    async def resend(self) -> None:
+        """Read the table as it is now, the chat included, and send all of it (as on connect)."""
+        if await self.refresh():
             await self.count_watching()
             await self.send(text_data=self.pending)
 

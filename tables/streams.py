@@ -78,7 +78,8 @@ async def _follow(layer, table_id: int, user, raw: str):
     watch = Watch(table_id, layer, channel)  # (what the checks of a layer that may lose lines look at)
     await stream_presence.aopened(scope, layer)  # (before the full line: no change falls in between)
     try:
-        while True:  # (again when the caller takes or leaves a seat: the stream follows their viewer)
+        kind = "full"
+        while True:  # (again when the caller takes or leaves a seat, or when a check finds the stream behind)
             full, revision, key, tail = await sync_to_async(_full)(table_id, user)
             if group != live.table_group(table_id, key, live.STREAM):
                 if group is not None:
@@ -86,14 +87,15 @@ async def _follow(layer, table_id: int, user, raw: str):
                 group = live.table_group(table_id, key, live.STREAM)
                 await layer.group_add(group, channel)
                 full, revision, key, tail = await sync_to_async(_full)(table_id, user)  # (joined first)
-            yield line(full)
+                kind = "full"  # (a new viewer: their own view from now on)
+            yield line({**full, "type": kind})
             for finish in tail:
                 yield line(finish)
                 return
             watch.revision = revision
             checks.add(watch)
-            rekey = False
-            while not rekey:
+            kind, reread = "full", False
+            while not reread:
                 try:
                     message = await asyncio.wait_for(
                         layer.receive(channel), settings.STREAM_KEEPALIVE_SECONDS
@@ -104,23 +106,15 @@ async def _follow(layer, table_id: int, user, raw: str):
                         return
                     yield b"\n"
                     continue
-                if message.get("type") == "table.check" and message["revision"] > revision:
-                    # A check found this stream behind its table (a line lost on the way): the table now.
-                    state, revision, now, tail = await sync_to_async(_full)(table_id, user)
-                    watch.revision = revision
-                    if now != key:
-                        rekey = True
-                        continue
-                    yield line({**state, "type": "state"})
-                    for finish in tail:
-                        yield line(finish)
-                        return
+                if message.get("type") == "table.check":
+                    if message["revision"] > revision:  # a line lost on the way (tables.catch_up)
+                        kind, reread = "state", True  # the table as it is now, as a state line
                     continue
                 if message.get("type") != "table.stream" or message["revision"] <= revision:
                     continue  # (a change the full line already showed)
                 revision = watch.revision = message["revision"]
                 if live.key_of(user.pk, message["seats"]) != key:
-                    rekey = True  # this person took or left a seat: their own view from now on
+                    kind, reread = "full", True  # this person took or left a seat: their own view from now on
                     continue
                 yield message["text"].encode()
                 if message["over"]:

@@ -140,7 +140,7 @@ async def test_a_move_made_while_the_first_frame_renders_still_arrives(alice, bo
 async def test_a_socket_whose_last_frame_was_lost_is_sent_the_table_within_two_checks(
     alice, bob, monkeypatch
 ):
-    """On Redis a frame can be lost with no frame after it to show the gap (tables.consumers): the process's
+    """On Redis a frame can be lost with no frame after it to show the gap (tables.catch_up): the process's
     check of its sockets' revisions sends a socket still behind the table as it is. A socket that is not
     behind is sent nothing."""
     from tables import catch_up, live
