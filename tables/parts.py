@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import marshal
 import re
 import threading
 
@@ -50,6 +51,7 @@ from django.template.smartif import Literal
 from django.templatetags.i18n import BlockTranslateNode, TranslateNode
 from django.templatetags.static import StaticNode
 from django.urls import get_script_prefix
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 KEPT_PARTS = 16384  # (the least recently used go first)
@@ -231,9 +233,24 @@ def _plain(value):
 def key(head: tuple, inputs: list[Variable], context) -> bytes:
     """A digest of ``head`` (the part's name, the language, …) and the values of ``inputs`` in ``context``;
     Unkeyable when one is not plain data."""
-    values = [_value(v, context) for v in inputs]
-    text = json.dumps([head, values], separators=(",", ":"), default=_plain)
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+    values = [_marked(v) if type(v) is SafeString else v for v in (_value(v, context) for v in inputs)]
+    try:  # (marshal takes exactly the built-in types, faster than JSON; version 2 keeps no references)
+        text = b"m" + marshal.dumps((head, values), 2)
+    except ValueError:  # (markup deeper in, a date, …: JSON's reading of it, or Unkeyable)
+        text = b"j" + json.dumps([head, _marked(values)], separators=(",", ":"), default=_plain).encode()
+    return hashlib.blake2b(text, digest_size=16).digest()
+
+
+def _marked(value):
+    """``value`` with its markup (a SafeString, drawn as it is: ``{% static … as sprite %}``) told apart from
+    text of the same characters (escaped when drawn)."""
+    if isinstance(value, SafeString):
+        return ("\0safe", str.__str__(value))
+    if type(value) in (list, tuple):
+        return [_marked(v) for v in value]
+    if type(value) is dict:
+        return {k: _marked(v) for k, v in value.items()}
+    return value
 
 
 def drawn(digest: bytes, draw) -> str:
@@ -279,9 +296,10 @@ class SharedNode(Node):
         if not where:
             return self.nodelist.render(context)
         head = (
-            self.name.resolve(context),
+            str.__str__(self.name.resolve(context)),  # (the literal's SafeString as a plain str: ``key``)
             *where,
             context.autoescape,
+            context.use_l10n,  # (a frame's numbers are not localized: tables/table.html's partials)
             [v.resolve(context) for v in self.values],
         )
         try:

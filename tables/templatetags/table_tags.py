@@ -1,3 +1,4 @@
+import html
 import json
 from functools import lru_cache
 
@@ -5,7 +6,7 @@ from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils.html import format_html, format_html_join, json_script
+from django.utils.html import format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
@@ -49,10 +50,16 @@ def _move_url(script_prefix, table_id):
 def log_line(entry):
     """One line of the move log (``selectors.log_entries``, ``social.interleave``): ``<li data-key>`` with a
     span per sentence, and the kind of line as its class. Drawn here rather than by a template or a kept
-    part: every viewer's frame draws a dozen of them after each move, and this takes a fraction of either."""
-    kind = format_html(' class="log-{}"', entry["kind"]) if entry.get("kind") else ""
-    spans = format_html_join("", "<span>{}</span>", ((line,) for line in entry["lines"]))
-    return format_html('<li data-key="{}"{}>{}</li>', entry["key"], kind, spans)
+    part: every viewer's frame draws a dozen of them after each move, and this takes a fraction of either
+    (escaped as ``format_html`` escapes, without its per-argument wrappers)."""
+    kind = f' class="log-{_escaped(entry["kind"])}"' if entry.get("kind") else ""
+    spans = "".join([f"<span>{_escaped(line)}</span>" for line in entry["lines"]])
+    return mark_safe(f'<li data-key="{_escaped(entry["key"])}"{kind}>{spans}</li>')
+
+
+def _escaped(value) -> str:
+    """``conditional_escape(value)``: safe markup as it is, anything else escaped (as django.utils.html.escape)."""
+    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
 
 
 @register.filter

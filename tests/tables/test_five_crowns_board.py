@@ -12,6 +12,7 @@ from rules.five_crowns import GAME
 from rules.five_crowns.cards import CARDS
 from tables import services
 from tables.models import Table
+from tables.rendering import render_frame
 from tests.html import cards_on, moves_posted
 from tests.rules.five_crowns.helpers import visible_codes
 from tests.tables.positions import put_state, state_of
@@ -235,6 +236,28 @@ def test_the_score_sheet_lists_every_round_with_a_chart(three, client_for):
     assert re.findall(r"<th[^>]*>(\d+)</th>", foot) == ["12", "18", "50"]
     lines = re.findall(r'<polyline points="([^"]+)"', page)
     assert len(lines) == 3 and all(len(p.split()) == 4 for p in lines)  # round 0 plus 3 rounds
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_chart_draws_in_svg_numbers_in_both_languages(three, client_for, lang):
+    """The chart's coordinates are SVG numbers, "132.0", in a French page and frame as in an English one: a
+    French decimal comma ("132,0") is no coordinate, and the browser drew the chart's lines nowhere."""
+    table, users = three
+    state = state_of(table)
+    state["sheet"] = [[0, 10, 25], [3, 0, 30]]
+    state["scores"] = [3, 10, 55]
+    put_state(table, state)
+    page = client_for(users[0]).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    frame = render_frame(Table.objects.get(pk=table.pk), users[0], lang)
+    for html in (page, frame):
+        chart = html.split('<svg class="fc-chart"')[1].split("</svg>")[0]
+        number = r"-?\d+(?:\.\d+)?"
+        coordinates = re.findall(r'\b(?:x1|x2|y1|y2|x|y|cx|cy)="([^"]*)"', chart)
+        assert len(coordinates) > 20
+        assert all(re.fullmatch(number, c) for c in coordinates), coordinates
+        for points in re.findall(r'<polyline points="([^"]+)"', chart):
+            assert all(re.fullmatch(f"{number},{number}", p) for p in points.split()), points
+        assert "132.0" in chart  # (the zero line of a chart up to 60: 8 + 124 * (1 - 0 / 60))
 
 
 def test_a_finished_game_shows_the_winners_and_no_hand(three, client_for):

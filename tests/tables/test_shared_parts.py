@@ -123,6 +123,22 @@ def test_a_part_whose_input_is_not_plain_data_is_drawn_every_time(monkeypatch):
     assert parts.renders == before + 2
 
 
+def test_a_part_tells_markup_from_text_of_the_same_characters(monkeypatch):
+    """Text is escaped when drawn, markup (a SafeString: ``{% static … as sprite %}``) is not: a part keyed by
+    one is never given for the other, at the top of an input or deep in it."""
+    from django.utils.safestring import mark_safe
+
+    monkeypatch.setattr(parts, "_kept", {})
+    one = template('{% shared "p" %}{{ x }}{% endshared %}')
+    many = template('{% shared "p" %}{% for i in x.items %}{{ i }}{% endfor %}{% endshared %}')
+    for part, wrap in ((one, lambda v: v), (many, lambda v: {"items": [v]})):
+        drawn = [
+            part.render(Context({"x": wrap(value), parts.SHARED_PARTS: parts.frame_head()}))
+            for value in ("<b>", mark_safe("<b>"), "<b>", mark_safe("<b>"))
+        ]
+        assert drawn == ["&lt;b&gt;", "<b>", "&lt;b&gt;", "<b>"]
+
+
 def test_a_parts_input_is_read_as_djangos_lookup_reads_it():
     """``parts._value`` looks into dicts and into the attributes of objects that cannot be indexed by itself;
     whatever the path, it reads what Django's own lookup reads (a method is called, a missing name is missing)."""
