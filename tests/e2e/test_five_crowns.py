@@ -124,3 +124,39 @@ def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
         assert not page.errors, page.errors
     shot(alice, "fc-05-round-over-desktop")
     shot(bob, "fc-05-round-over-phone")
+
+
+def test_the_score_chart_is_drawn_in_french_as_in_english(server, new_page):
+    """The chart's lines run across it, and its labels sit at their heights, for a French reader as for an
+    English one (its coordinates were once written with a French decimal comma: no coordinate at all)."""
+    import re
+
+    pages = {"en": new_page(1280, locale="en-GB"), "fr": new_page(390, 844, locale="fr-FR")}
+    boxes = {}
+    for lang, page in pages.items():
+        me, other = unique(f"chart{lang}"), unique(f"other{lang}")
+        sign_up(page, server, me)
+        out = server.manage(
+            "shell",
+            "-c",
+            "from django.contrib.auth.models import User; from tables import services; "
+            "from tests.tables.positions import put_state, state_of; "
+            f"users = [User.objects.get(username={me!r}), User.objects.create_user({other!r}, password='x-long-password-1')]; "
+            "t = services.create_table(users[0], 'five_crowns', 2); services.join_table(t.pk, users[1]); "
+            "t = services.start_table(t.pk, users[0], seed=3); s = state_of(t); "
+            "s['sheet'] = [[0, 25], [3, 30], [12, 0]]; s['scores'] = [15, 55]; put_state(t, s); print('table', t.pk)",
+        )
+        pk = re.search(r"^table (\d+)$", out, re.M).group(1)
+        page.goto(f"{server.url}/tables/{pk}/")
+        page.wait_for_selector(".fc-chart polyline")
+        chart = page.locator(".fc-chart")
+        chart.scroll_into_view_if_needed()
+        width = chart.bounding_box()["width"]
+        lines = [page.locator(".fc-chart polyline").nth(k).bounding_box() for k in range(2)]
+        # Each seat's line runs over three of the eleven rounds: about a quarter of the chart's width.
+        assert all(box["width"] > width / 6 and box["height"] > 0 for box in lines), (lang, lines, width)
+        ticks = [page.locator(".fc-chart text.tick.y").nth(k).bounding_box()["y"] for k in range(3)]
+        assert ticks[0] > ticks[1] > ticks[2], (lang, ticks)  # 0, the middle, the top: each at its height
+        boxes[lang] = [round(box["width"] / width, 2) for box in lines]
+        shot(page, f"fc-06-score-chart-{lang}")
+    assert boxes["fr"] == boxes["en"]  # the same chart, whatever the language
