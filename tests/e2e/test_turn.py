@@ -267,4 +267,18 @@ def test_a_rated_game_shows_each_players_rating_before_and_after(server, new_pag
             text = cells.nth(i).inner_text()
             assert re.match(r"^1500\? → \d{3,4}\? [+\u2212±]\d+$", text), text
         shot(page, f"turn-result-rated-{page.viewport_size['width']}", full_page=False)
-    assert not host.errors and not guest.errors
+    # On a French phone (its longest headings), the table stays within its card and no number is cut in two.
+    watcher = new_page(390, 844, locale="fr-FR")
+    watcher.goto(f"{server.url}/tables/{pk}/")
+    watcher.locator(".result-panel").wait_for(state="visible")
+    assert watcher.locator(".result-table thead").inner_text().split()[-1] == "Cote"
+    scroll, room = watcher.evaluate(
+        "() => [document.querySelector('.result-scroll').scrollWidth, document.querySelector('.result-scroll').clientWidth]"
+    )
+    assert scroll <= room, (scroll, room)
+    lines = watcher.locator(".rating-cell .before, .rating-cell strong, .rating-cell .delta").evaluate_all(
+        "els => els.map(e => [e.textContent, e.getClientRects().length])"
+    )
+    assert len(lines) == 6 and all(rects == 1 for _, rects in lines), lines
+    shot(watcher, "turn-result-rated-390-fr", full_page=False)
+    assert not host.errors and not guest.errors and not watcher.errors
