@@ -365,25 +365,30 @@ def prompt_kind(table) -> tuple:
     return view.get("phase"), pending, frozenset(m["type"] for m in engine.legal_moves(state, seat))
 
 
-# Cosmic Crowns in hard mode (bids) with three players (the Assassin and the Thief come up), the others at two.
-PROMPT_GAMES = {
-    "cosmic_crowns": (3, {"mode": "hard"}),
-    "five_crowns": (2, {}),
-    "chronica": (2, {}),
-    "cosplay": (2, {}),
-}
+# Cosmic Crowns in hard mode (bids) with three players (the Assassin and the Thief come up), the others at two;
+# Chronica with and without its cards' powers (with them, the hand lists its cards' powers).
+PROMPT_GAMES = [
+    ("cosmic_crowns", 3, {"mode": "hard"}),
+    ("five_crowns", 2, {}),
+    ("chronica", 2, {}),
+    ("chronica", 2, {"powers": True}),
+    ("cosplay", 2, {}),
+]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("slug", list(PROMPT_GAMES))
+@pytest.mark.parametrize(
+    "slug,players,options",
+    PROMPT_GAMES,
+    ids=[f"{g}{'-' if o else ''}{'-'.join(o)}" for g, _, o in PROMPT_GAMES],
+)
 def test_every_kind_of_prompt_of_every_game_reads_in_one_language(
-    slug, alice, bob, charlie, started_table, client_for
+    slug, players, options, alice, bob, charlie, started_table, client_for
 ):
     """A seeded game walked through its first 800 moves (Cosmic Crowns, Chronica and Cosplay to their end): at
     the first of each phase, pending choice and kind of move, the board
     of the seat asked and of a seat waiting, card faces included, is all French in French and all English
     (card names aside) in English."""
-    players, options = PROMPT_GAMES[slug]
     users = [alice, bob, charlie][:players]
     clients = {user.pk: client_for(user) for user in users}
     table = started_table(slug, users, options)
