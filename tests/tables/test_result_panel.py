@@ -41,7 +41,7 @@ def one_move_from_the_end(game, users, seed=7):
 
 def panel_of(html: str) -> str:
     match = re.search(
-        r'<div id="table-\d+-result" class="result-panel".*?</table>\s*<div class="result-actions">.*?</div>',
+        r'<div id="table-\d+-result" class="result-panel".*?</table></div>\s*<div class="result-actions">.*?</div>',
         html,
         re.S,
     )
