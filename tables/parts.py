@@ -233,7 +233,9 @@ def _plain(value):
 def key(head: tuple, inputs: list[Variable], context) -> bytes:
     """A digest of ``head`` (the part's name, the language, …) and the values of ``inputs`` in ``context``;
     Unkeyable when one is not plain data."""
-    values = [_marked(v) if type(v) is SafeString else v for v in (_value(v, context) for v in inputs)]
+    values = [_value(v, context) for v in inputs]
+    # (markup read whole, ``{% static … as sprite %}``, marked here: marshal takes it, and tells it from text)
+    values = [_marked(v) if type(v) is SafeString else v for v in values]
     try:  # (marshal takes exactly the built-in types, faster than JSON; version 2 keeps no references)
         text = b"m" + marshal.dumps((head, values), 2)
     except ValueError:  # (markup deeper in, a date, …: JSON's reading of it, or Unkeyable)

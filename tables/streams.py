@@ -94,7 +94,7 @@ async def _follow(layer, table_id: int, user, raw: str):
                 return
             watch.revision = revision
             checks.add(watch)
-            kind, reread = "full", False
+            reread = False  # (set with the kind of line the table is read again for)
             while not reread:
                 try:
                     message = await asyncio.wait_for(

@@ -1,4 +1,3 @@
-import html
 import json
 from functools import lru_cache
 
@@ -6,7 +5,7 @@ from django import template
 from django.core.serializers.json import DjangoJSONEncoder
 from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
-from django.utils.html import format_html, json_script
+from django.utils.html import conditional_escape, format_html, json_script
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
@@ -51,10 +50,10 @@ def log_line(entry):
     """One line of the move log (``selectors.log_entries``, ``social.interleave``): ``<li data-key>`` with a
     span per sentence, and the kind of line as its class. Drawn here rather than by a template or a kept
     part: every viewer's frame draws a dozen of them after each move, and this takes a fraction of either
-    (escaped as ``format_html`` escapes, without its per-argument wrappers)."""
-    kind = f' class="log-{_escaped(entry["kind"])}"' if entry.get("kind") else ""
-    spans = "".join([f"<span>{_escaped(line)}</span>" for line in entry["lines"]])
-    return mark_safe(f'<li data-key="{_escaped(entry["key"])}"{kind}>{spans}</li>')
+    (each piece escaped as ``format_html`` escapes it, without its formatting of the whole)."""
+    kind = f' class="log-{conditional_escape(entry["kind"])}"' if entry.get("kind") else ""
+    spans = "".join([f"<span>{conditional_escape(line)}</span>" for line in entry["lines"]])
+    return mark_safe(f'<li data-key="{conditional_escape(entry["key"])}"{kind}>{spans}</li>')
 
 
 @register.simple_tag
@@ -62,11 +61,6 @@ def log_lines(entries):
     """The log's lines, each as ``log_line`` draws it, in one tag rather than a loop over it: a frame draws its
     viewer's log after every move, and the loop's own steps cost more than the lines."""
     return mark_safe("".join([log_line(entry) for entry in entries]))
-
-
-def _escaped(value) -> str:
-    """``conditional_escape(value)``: safe markup as it is, anything else escaped (as django.utils.html.escape)."""
-    return value.__html__() if hasattr(value, "__html__") else html.escape(str(value))
 
 
 @register.filter

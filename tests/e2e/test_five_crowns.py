@@ -1,6 +1,8 @@
 """Two people in two browsers play a whole Five Crowns round through the UI, live: draw, discard, one goes
 out through the go-out prompt, the other plays a final turn, and both see the laid melds and the sheet."""
 
+import re
+
 from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
 
 RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
@@ -129,8 +131,6 @@ def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
 def test_the_score_chart_is_drawn_in_french_as_in_english(server, new_page):
     """The chart's lines run across it, and its labels sit at their heights, for a French reader as for an
     English one (its coordinates were once written with a French decimal comma: no coordinate at all)."""
-    import re
-
     pages = {"en": new_page(1280, locale="en-GB"), "fr": new_page(390, 844, locale="fr-FR")}
     boxes = {}
     for lang, page in pages.items():
