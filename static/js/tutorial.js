@@ -19,6 +19,7 @@
   let at = parseInt(localStorage.getItem(key) || "0", 10) || 0;
   let armedAt = null; // the seq when the awaited move was pressed
   let shownAt = -1; // the step the bubble last showed (focus moves to a step once)
+  let shownPressable = false; // whether that step's awaited buttons were there when it was brought on screen
   let pointed = null;
 
   const seq = function () {
@@ -30,16 +31,65 @@
   function finish() { at = steps.length; save(); render(); }
   function advance() { at += 1; armedAt = null; save(); render(); }
 
-  function place(target) {
+  // The buttons a waiting step's move starts from, as shown (a folded one, such as Chronica's pass, is not):
+  // those of the moves of the kinds it asks for, and the cards a board has picked before their move (data-pick).
+  function awaited(step) {
+    if (!step.wait.length) return [];
+    return Array.prototype.filter.call(document.querySelectorAll("[data-move], [data-pick]"), function (button) {
+      if (!button.getClientRects().length) return false;
+      if (!button.dataset.move) return true;
+      try { return step.wait.indexOf(JSON.parse(button.dataset.move).type) >= 0; } catch (e) { return false; }
+    });
+  }
+  // The box (in the viewport) around the buttons that lie outside the target: what the bubble must leave
+  // uncovered (null: none, or they are in the target, which the bubble never covers).
+  function around(buttons, target) {
+    const out = buttons.filter(function (b) { return !target.contains(b); });
+    if (!out.length) return null;
+    const boxes = out.map(function (b) { return b.getBoundingClientRect(); });
+    return {
+      top: Math.min.apply(null, boxes.map(function (r) { return r.top; })),
+      bottom: Math.max.apply(null, boxes.map(function (r) { return r.bottom; })),
+    };
+  }
+  // Where the screen's room begins: below the site's bar where it stays on screen (sticky on a wide screen).
+  function roomTop() {
+    const bar = document.querySelector(".topbar");
+    return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+  }
+
+  // Bring the step on screen: its target and, for a waiting step, the buttons it asks for: both in the middle
+  // when they fit (the bubble then finds room beside the target: place), else the buttons whole at the edge on
+  // their side and as much of the target as fits. With no such buttons, the target in the middle (not at an
+  // edge, where a docked hand would cover it).
+  function show(target, buttons) {
+    const r = target.getBoundingClientRect();
+    const box = around(buttons, target);
+    if (!box) { target.scrollIntoView({ block: "center" }); return; }
+    const edge = roomTop(), room = window.innerHeight - edge;
+    const top = Math.min(r.top, box.top), bottom = Math.max(r.bottom, box.bottom);
+    if (bottom - top <= room - 16) window.scrollBy(0, (top + bottom) / 2 - (edge + window.innerHeight) / 2);
+    else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
+    else window.scrollBy(0, box.bottom - window.innerHeight + 8);
+  }
+
+  // The bubble beside its target, below it or above it: on screen and clear of the awaited buttons if it can.
+  function place(target, buttons) {
     const r = target.getBoundingClientRect();
     const width = Math.min(352, document.documentElement.clientWidth - 16);
     guide.style.width = width + "px";
     const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
     const h = guide.offsetHeight;
-    const below = r.bottom + 10 + h <= window.innerHeight || r.top - 10 - h < 0;
+    const box = around(buttons, target), edge = roomTop();
+    const sides = [{ below: true, top: r.bottom + 10 }, { below: false, top: r.top - 10 - h }];
+    const fits = function (side) { return side.top >= edge && side.top + h <= window.innerHeight; };
+    const clear = function (side) { return !box || side.top + h <= box.top || side.top >= box.bottom; };
+    const side = sides.filter(function (s) { return fits(s) && clear(s); })[0]
+      || sides.filter(fits)[0]
+      || sides[r.top - 10 - h < edge ? 0 : 1];
     guide.style.left = left + "px";
-    guide.style.top = (below ? r.bottom + window.scrollY + 10 : r.top + window.scrollY - h - 10) + "px";
-    guide.classList.toggle("above", !below);
+    guide.style.top = side.top + window.scrollY + "px";
+    guide.classList.toggle("above", !side.below);
   }
 
   function render() {
@@ -54,13 +104,18 @@
     next.hidden = step.wait.length > 0;
     wait.hidden = step.wait.length === 0;
     guide.hidden = false;
+    const buttons = awaited(step);
     if (shownAt !== at) {
       shownAt = at;
-      target.scrollIntoView({ block: "center" }); // (not at an edge, where the docked hand would cover it)
+      shownPressable = buttons.length > 0;
+      show(target, buttons);
       if (!step.wait.length) next.focus({ preventScroll: true });
       else guide.focus({ preventScroll: true });
+    } else if (buttons.length && !shownPressable) {
+      shownPressable = true; // (once more when the moves it waits for come: the bot decided first, say)
+      show(target, buttons);
     }
-    place(target);
+    place(target, buttons);
   }
 
   next.addEventListener("click", advance);
@@ -91,6 +146,8 @@
   new MutationObserver(soon).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
   if (window.ResizeObserver) new ResizeObserver(soon).observe(page || document.body); // (a board that grows moves its parts)
   window.addEventListener("resize", render);
-  window.addEventListener("scroll", function () { if (pointed && !guide.hidden) place(pointed); }, { passive: true });
+  window.addEventListener("scroll", function () {
+    if (pointed && !guide.hidden && at < steps.length) place(pointed, awaited(steps[at]));
+  }, { passive: true });
   render();
 })();

@@ -23,6 +23,15 @@ SHOWN = """([t, sel]) => {
     const seen = el.contains(document.elementFromPoint(x, y));  // (the middle of what is on screen: uncovered)
     return {guide: [a.left, a.top, a.right, a.bottom], target: [b.left, b.top, b.right, b.bottom], seen};
 }"""
+# Whether a button of a move of the kinds given, or a card a board has picked before its move (Chronica's
+# hand: data-pick), is on screen and uncovered (the bubble included), so that the player can press what the
+# step asks for without scrolling.
+PRESSABLE = """(kinds) => [...document.querySelectorAll('[data-move], [data-pick]')].some(b => {
+    let kind = null; try { kind = b.dataset.move && JSON.parse(b.dataset.move).type; } catch (e) { return false; }
+    const r = b.getBoundingClientRect();
+    if ((kind && !kinds.includes(kind)) || !r.width || r.top < 0 || r.bottom > innerHeight) return false;
+    return b.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+})"""
 
 
 def snap(page, name):
@@ -75,6 +84,11 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
             assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
             overlap = min(bottom, target[3]) - max(top, target[1])
             assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
+            if step.wait:  # (the moves it waits for may come a moment later: the bot decides first, say)
+                try:
+                    page.wait_for_function(PRESSABLE, arg=list(step.wait), timeout=5000)
+                except Exception:
+                    raise AssertionError(f"step {n}: no move it asks for can be pressed") from None
         except Exception:
             snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
