@@ -8,13 +8,17 @@ Run:  .venv/bin/python bench/scale_cpu.py                 (both set-ups, one aft
       SCALE_CPU_PARTS=1 .venv/bin/python bench/scale_cpu.py --setup redis   (the CPU split by part, on stderr)
 
 Each set-up runs in a process of its own (this script again, with --setup): --tables Cosmic Crowns tables of
-4 seated players, each seat's socket stood for by a member of its group in English (in-memory layer: a
-member of the group; Redis: a channel added to the group with ``group_add``, and, where the checkout has
-it, counted as TableConsumer.join counts a socket), then --moves moves, each played as a table socket plays
+4 seated players, each seat's socket stood for by a channel of the layer in its group in English, which
+receives its messages on the event loop as a socket's consumer does (on Redis counted, where the checkout has
+it, as TableConsumer.join counts a socket), then --moves moves, each played as a table socket plays
 it (``tables.socket_moves.play``, on a thread lent by an event loop that runs beside it in this process and
 sends the frames). Printed: the process's CPU per move (every thread: the move, the frames, the sends),
 queries per move, frames rendered per move, group messages sent per move. PostgreSQL at 127.0.0.1:5432 (a
-database of its own, dropped afterwards) and Redis 127.0.0.1:6379 db 11 (flushed before and after).
+database of its own, dropped afterwards) and Redis 127.0.0.1:6379 db 11 (flushed before and after). The third
+set-up, ``redis-plain``, is PostgreSQL + Redis with Channels' own Redis layer (``channels_redis``) instead of the
+site's (``config.layers``: a change's messages in one batch, a process's own sockets handed theirs in memory,
+what is queued for a process taken in one batch): the home-made layer against the plain way, in the same run
+(issue 31, point 6).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import threading
 import time
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-parser.add_argument("--setup", choices=("sqlite", "redis", "both"), default="both")
+parser.add_argument("--setup", choices=("sqlite", "redis", "redis-plain", "both"), default="both")
 parser.add_argument("--tables", type=int, default=25)
 parser.add_argument("--moves", type=int, default=600)
 parser.add_argument("--warm", type=int, default=100, help="moves played before the measure")
@@ -54,7 +58,7 @@ def run_both() -> None:
         print(f"CPU per socket move on PostgreSQL + Redis: skipped (they do not answer: {why})")
         return
     rows = {}
-    for setup in ("sqlite", "redis"):
+    for setup in ("sqlite", "redis", "redis-plain"):
         argv = [sys.executable, __file__, "--setup", setup, "--tables", str(args.tables)]
         argv += ["--moves", str(args.moves), "--warm", str(args.warm), "--tree", str(ROOT)]
         argv += ["--redis", args.redis]
@@ -66,15 +70,27 @@ def run_both() -> None:
         f"CPU per socket move, one process ({ROOT}); {args.tables} tables x {SEATS} seats, {args.moves} moves"
     )
     print(f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'set-up':<22}{'CPU ms':>8}{'(loop)':>8}{'queries':>9}{'frames':>8}{'sends':>7}{'cache':>7}")
+    print(
+        f"{'set-up':<22}{'CPU ms':>8}{'(loop)':>8}{'queries':>9}{'frames':>8}{'sends':>7}{'received':>9}"
+        f"{'cache':>7}"
+    )
     for setup, r in rows.items():
-        name = "SQLite + in-memory" if setup == "sqlite" else "PostgreSQL + Redis"
+        name = {
+            "sqlite": "SQLite + in-memory",
+            "redis": "PostgreSQL + Redis",
+            "redis-plain": "  Channels' own layer",
+        }[setup]
         print(
             f"{name:<22}{r['cpu']:>8.2f}{r['loop']:>8.2f}{r['queries']:>9.1f}{r['frames']:>8.1f}{r['sends']:>7.1f}"
-            f"{r['cache']:>7.1f}"
+            f"{r['received']:>9.1f}{r['cache']:>7.1f}"
         )
     ratio = rows["redis"]["cpu"] / rows["sqlite"]["cpu"]
     print(f"PostgreSQL + Redis / SQLite: {ratio:.2f}x (issue 31 point 5: <= 1.3x)")
+    plain = rows["redis-plain"]
+    print(
+        f"The site's Redis layer (config.layers) against Channels' own: {rows['redis']['cpu']:.2f} ms against"
+        f" {plain['cpu']:.2f} a move, {rows['redis']['loop']:.2f} against {plain['loop']:.2f} on the loop"
+    )
 
 
 def run_one() -> None:
@@ -125,6 +141,11 @@ def measure() -> None:
     # As `make run` serves (the Makefile's SERVE_ENV): DEBUG off, so no query log and templates without their
     # debug information. The queries are counted as they run instead.
     settings.DEBUG = False
+    if (
+        args.setup == "redis-plain"
+    ):  # (the site's layer, config.layers, against the one Channels' Redis gives)
+        plain = {"BACKEND": "channels_redis.core.RedisChannelLayer"}
+        settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], **plain}}
 
     from _statements import Statements  # (bench/_statements.py: bench/ is on the path)
     from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -156,15 +177,22 @@ def measure() -> None:
     except ImportError:  # (a checkout from before the sockets were counted)
         counted = None
 
+    received = [0]
+
+    async def receiving(channel: str) -> None:
+        """A socket's side of the layer: its channel's messages received on the loop, as its consumer does."""
+        while True:
+            await layer.receive(channel)
+            received[0] += 1
+
     def listen(table_id: int) -> None:
         for seat in range(SEATS):
             group = live.table_group(table_id, live.viewer_key(seat), "en")
-            if isinstance(layer, InMemoryChannelLayer):
-                layer.groups.setdefault(group, {})[f"bench.{table_id}.{seat}"] = 10**12
-            else:
-                on_loop(layer.group_add(group, f"specific.bench{table_id}x{seat}!"))
-                if counted is not None:
-                    on_loop(counted.aopened(group, layer))
+            channel = on_loop(layer.new_channel())
+            on_loop(layer.group_add(group, channel))
+            asyncio.run_coroutine_threadsafe(receiving(channel), loop)
+            if counted is not None and not isinstance(layer, InMemoryChannelLayer):
+                on_loop(counted.aopened(group, layer))
 
     def open_table():
         table = services.create_table(users[0], "cosmic_crowns", SEATS, {})
@@ -272,7 +300,7 @@ def measure() -> None:
     for n in range(args.warm):
         play(n, warm)
     time.sleep(0.5)
-    sends[0] = frames[0] = cache_calls[0] = 0
+    sends[0] = frames[0] = cache_calls[0] = received[0] = 0
     parts.clear()
     measured = [0.0, 0, 0.0]  # (unused, queries, the bench's own CPU)
     profiler = None
@@ -314,6 +342,7 @@ def measure() -> None:
                 "queries": measured[1] / moved,
                 "frames": frames[0] / moved,
                 "sends": sends[0] / moved,
+                "received": received[0] / moved,
                 "cache": cache_calls[0] / moved,
             }
         )

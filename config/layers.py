@@ -58,6 +58,10 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         self.outage = False
         self._held: dict[str, collections.deque] = collections.defaultdict(collections.deque)
         self._cleared: set[str] = set()  # channel keys whose back-up queue is known empty
+        self._waiting = 0  # this process's sockets waiting for a message
+        self._taker: asyncio.Task | None = None  # the task taking their messages from Redis (_take)
+        # {group: {this process's channel added to it here: the event loop it receives on}}
+        self._joined: dict[str, dict[str, asyncio.AbstractEventLoop]] = collections.defaultdict(dict)
 
     def _failed(self, what: str, exc: BaseException) -> None:
         if not self.outage:
@@ -79,18 +83,32 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         else:
             self._recovered()
 
+    async def group_add(self, group, channel):
+        await super().group_add(group, channel)
+        if "!" in channel and self.non_local_name(channel).endswith(self.client_prefix + "!"):
+            self._joined[group][channel] = asyncio.get_running_loop()  # (one of this process's sockets)
+
+    async def group_discard(self, group, channel):
+        joined = self._joined.get(group)
+        if (
+            joined is not None
+        ):  # (first: a socket leaving gets nothing from here any more, even if Redis fails)
+            joined.pop(channel, None)
+            if not joined:
+                del self._joined[group]
+        await super().group_discard(group, channel)
+
     async def group_send(self, group, message):
-        try:
-            await super().group_send(group, message)
-        except LAYER_FAILURES as exc:
-            self._failed("group_send", exc)
-        else:
-            self._recovered()
+        await self.group_send_many([(group, message)])
 
     async def group_send_many(self, messages: list[tuple[str, dict]]) -> None:
         """Each (group, message) sent, as ``group_send`` sends one, in two trips to Redis for them all instead
-        of four per group (a move's frames: one message per viewer). Messages to one process's sockets keep
-        their order. Failures as ``group_send``'s: dropped and logged."""
+        of four per group (a move's frames: one message per viewer), and in one when every member of the
+        groups is a socket of this process: a group's members are read in Redis (whichever process added
+        them), and a member this process added itself and still holds is handed its message here, in memory,
+        as its receive would have got it from Redis (Lichess's rooms send to their own sockets likewise).
+        Messages to one process's sockets keep their order. A failure is dropped and logged, as any send's:
+        the change has committed; a socket that missed frames is brought up to date by revision."""
         try:
             await self._group_send_many(messages)
         except LAYER_FAILURES as exc:
@@ -114,10 +132,21 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             found = await pipe.execute()
             for group, names in zip(groups, found[1::2], strict=True):
                 members[group] = [name.decode("utf8") for name in names]
-        # 2. Every message onto its channels' keys: one pipeline per Redis server (expired messages dropped,
-        # then one script adds them all, each under capacity; scores rising in the order given).
+        # 2. This process's own sockets are handed theirs in memory, on the loop they receive on.
+        loop = asyncio.get_running_loop()
+        for group, message in messages:
+            joined = self._joined.get(group)
+            if joined:
+                here = [name for name in members[group] if joined.get(name) is loop]
+                for name in here:
+                    self.receive_buffer[name].put_nowait(dict(message))
+                members[group] = [name for name in members[group] if joined.get(name) is not loop]
+        # 3. Every other message onto its channels' keys: one pipeline per Redis server (expired messages
+        # dropped, then one script adds them all, each under capacity; scores rising in the order given).
         entries = collections.defaultdict(list)  # server index -> [(channel key, message bytes, capacity)]
         for group, message in messages:
+            if not members[group]:
+                continue
             servers, serialized, capacities = self._map_channel_keys_to_connection(members[group], message)
             for index, keys in servers.items():
                 entries[index] += [(key, serialized[key], capacities[key]) for key in keys]
@@ -187,16 +216,56 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         return channel, message
 
     async def receive(self, channel):
+        """The next message of a channel. This process's sockets (a channel name with "!") each wait on their
+        own queue in memory, which one task per process fills from Redis (``_take``) and which a send from
+        this process to its own sockets fills directly (``group_send_many``). (Channels' Redis layer has the
+        socket that waits first take the process's messages from Redis for all of them: a message put in
+        memory for that one would wait until Redis brings another.)"""
+        if "!" not in channel:
+            try:
+                return await super().receive(channel)
+            except LAYER_FAILURES as exc:
+                self._failed("receive", exc)
+                return dict(LAYER_LOST)
+        assert self.require_valid_channel_name(channel), "Channel name invalid"
+        real = self.non_local_name(channel)
+        assert real.endswith(self.client_prefix + "!"), "Wrong client prefix"
+        queue = self.receive_buffer[channel]
+        self._waiting += 1
         try:
-            message = await super().receive(channel)
+            if queue.empty():
+                self._take_for(real)
+            return await queue.get()
+        finally:
+            self._waiting -= 1
+            if queue.empty() and self.receive_buffer.get(channel) is queue:
+                del self.receive_buffer[channel]
+
+    def _take_for(self, real: str) -> None:
+        loop = asyncio.get_running_loop()
+        if self._taker is None or self._taker.done() or self._taker.get_loop() is not loop:
+            self._taker = loop.create_task(self._take(real))
+
+    async def _take(self, real: str) -> None:
+        """This process's messages from Redis, each into its socket's queue, while a socket waits for one. When
+        Redis fails, every socket of the process is handed ``{"type": "layer.lost"}``."""
+        try:
+            while self._waiting:
+                channels, message = await self.receive_single(real)
+                self._recovered()
+                # (one message of Redis for several sockets of this process names them all)
+                for channel in channels if isinstance(channels, list) else [channels]:
+                    self.receive_buffer[channel].put_nowait(message)
         except LAYER_FAILURES as exc:
             self._failed("receive", exc)
-            # Every socket of this process waiting now is told as well (this runs on their event loop).
-            for waiting, queue in list(self.receive_buffer.items()):
-                if waiting != channel:
-                    queue.put_nowait(dict(LAYER_LOST))
-            return dict(LAYER_LOST)
-        return message
+            for queue in list(self.receive_buffer.values()):
+                queue.put_nowait(dict(LAYER_LOST))
+
+    async def close_pools(self):
+        if self._taker is not None:
+            self._taker.cancel()
+            self._taker = None
+        await super().close_pools()
 
 
 # KEYS: channel keys; ARGV: the messages, their channels' capacities, their scores, then the expiry.

@@ -116,3 +116,50 @@ async def test_what_a_cancelled_receive_left_in_the_back_up_queue_is_received_fi
     finally:
         await here.flush()
         await here.close_pools()
+
+
+async def test_a_process_hands_its_own_sockets_their_messages_in_memory_and_the_others_through_redis():
+    """A group's members are read in Redis; those this process added itself get their message in memory (none
+    is queued in Redis for this process), those of another process through Redis, a socket that left none."""
+    if not services_up():
+        from tests.conftest import require_or_skip
+
+        require_or_skip("REQUIRE_SERVICES", "PostgreSQL and Redis are not running")
+    prefix = f"local{uuid.uuid4().hex[:8]}"
+    here, there = layer_of(prefix), layer_of(prefix)
+    try:
+        mine, left = await here.new_channel(), await here.new_channel()
+        theirs = await there.new_channel()
+        await here.group_add("table-2-s0-en", mine)
+        await there.group_add("table-2-s0-en", theirs)
+        await here.group_add("table-2-watch-en", left)
+        await here.group_discard("table-2-watch-en", left)
+        await here.group_send("table-2-s0-en", {"type": "table.frame", "html": "first"})
+        await here.group_send_many(
+            [
+                ("table-2-s0-en", {"type": "table.frame", "html": "second"}),
+                ("table-2-watch-en", {"type": "table.frame", "html": "to nobody"}),
+            ]
+        )
+        connection = here.connection(0)
+        assert await connection.zcard(here.prefix + here.non_local_name(mine)) == 0  # (nothing in Redis)
+        assert await connection.zcard(there.prefix + there.non_local_name(theirs)) == 2
+
+        async def got(layer, channel, count):
+            return [(await asyncio.wait_for(layer.receive(channel), timeout=5))["html"] for _ in range(count)]
+
+        assert await got(here, mine, 2) == ["first", "second"]
+        assert await got(there, theirs, 2) == ["first", "second"]
+        for layer, channel in ((here, mine), (here, left), (there, theirs)):
+            with pytest.raises(TimeoutError):  # nothing more, nothing twice
+                await asyncio.wait_for(layer.receive(channel), timeout=0.3)
+        first = {"type": "table.frame", "html": "shared"}
+        other = await here.new_channel()
+        await here.group_add("table-2-s0-en", other)
+        await here.group_send("table-2-s0-en", first)
+        one, two = await here.receive(mine), await here.receive(other)
+        assert one == two == first and one is not two  # (each socket its own message, as from Redis)
+    finally:
+        await here.flush()
+        await here.close_pools()
+        await there.close_pools()
