@@ -17,7 +17,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 from tables import loops, stream_presence
-from tables.live import has_listeners
+from tables.live import Also, listened_apart
 
 
 def group(user_id: int) -> str:
@@ -35,13 +35,26 @@ def _send(user_ids: list[int], event: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if not isinstance(layer, InMemoryChannelLayer):  # (Redis: only people with a stream open somewhere)
-        streaming = stream_presence.open_scopes([stream_presence.user_scope(pk) for pk in user_ids])
-        user_ids = [pk for pk in user_ids if stream_presence.user_scope(pk) in streaming]
-    messages = [(group(pk), {"type": "api.event", "event": event}) for pk in user_ids]
-    messages = [(name, message) for name, message in messages if has_listeners(layer, name)]
+    also = _also(layer, user_ids, event)
+    messages = also.messages(*listened_apart(layer, also.groups, also.streams))  # (one cache read on Redis)
     if messages:
         loops.send(layer, messages)
+
+
+def _also(layer, user_ids: list[int], event: dict) -> Also:
+    """``event`` for the people's streams, as a change sends it beside its frames: to those with a stream open
+    (their group in this process's in-memory layer; on Redis, counted under their scope in some process)."""
+    counted = not isinstance(layer, InMemoryChannelLayer)
+    scopes = [stream_presence.user_scope(pk) for pk in user_ids] if counted else []
+
+    def messages(heard: set[str], streaming: set[str]) -> list[tuple[str, dict]]:
+        return [
+            (group(pk), {"type": "api.event", "event": event})
+            for pk in user_ids
+            if group(pk) in heard and (not counted or stream_presence.user_scope(pk) in streaming)
+        ]
+
+    return Also([group(pk) for pk in user_ids], scopes, messages)
 
 
 def people(seats) -> list[int]:
@@ -57,5 +70,12 @@ def game_ended(table, seats) -> None:
     tell([s.user_id for s in seats if s.user_id], event)
 
 
-def turn_began(table, users) -> None:
-    tell([u.pk for u in users], {"type": "yourTurn", "table": table.pk, "game": table.game, "seq": table.seq})
+def turn_began(table, users, publication=None) -> None:
+    """``yourTurn`` to each of ``users``; with the change's frames when its ``publication`` is given."""
+    event = {"type": "yourTurn", "table": table.pk, "game": table.game, "seq": table.seq}
+    if publication is None:
+        tell([u.pk for u in users], event)
+        return
+    user_ids, layer = sorted({u.pk for u in users}), get_channel_layer()
+    if user_ids and layer is not None:
+        publication.also.append(_also(layer, user_ids, event))

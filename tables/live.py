@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,15 +69,22 @@ def listened(layer, groups, streams=()) -> set[str]:
     """Those of ``groups`` with a socket in them (see ``has_listeners``), and those of ``streams`` (scopes of
     the API's streams, ``tables.stream_presence.streams``) that may have a stream open: in one read of the
     cache at most."""
+    heard, streaming = listened_apart(layer, groups, streams)
+    return heard | streaming
+
+
+def listened_apart(layer, groups, streams=()) -> tuple[set[str], set[str]]:
+    """``listened``'s two answers apart, (groups heard, streams open): a person's badge group and their event
+    streams' scope are both named ``user-<id>``."""
     if isinstance(layer, InMemoryChannelLayer):  # (the streams' own groups say it: tables.streams)
-        return {group for group in groups if layer.groups.get(group)} | set(streams)
+        return {group for group in groups if layer.groups.get(group)}, set(streams)
     from django.core.cache import cache
 
     if getattr(cache, "degraded", False):  # (Redis out of reach: the counts are this process's own)
-        return set(groups) | set(streams)
+        return set(groups), set(streams)
     counted = [group for group in groups if socket_counted(group)]
     heard, streaming = open_among((sockets, counted), (stream_counts, streams))
-    return heard | (set(groups) - set(counted)) | streaming
+    return heard | (set(groups) - set(counted)), streaming
 
 
 def socket_counted(group: str) -> bool:
@@ -89,8 +97,21 @@ def socket_counted(group: str) -> bool:
 
 
 @dataclass
+class Also:
+    """What else a change sends with its frames, in their batch, once it has committed (a badge whose turn
+    changed, an event to the API's streams): the groups of sockets and the stream scopes that tell whether
+    anybody listens (read with the frames' in one read of the cache), and ``messages``, which gives the
+    (group, message) pairs to send from the groups heard and the streams open (``listened_apart``)."""
+
+    groups: list[str]
+    streams: list[str]
+    messages: Callable[[set[str], set[str]], list[tuple[str, dict]]]  # (groups heard, streams open) -> sends
+
+
+@dataclass
 class Publication:
-    """The frames of one committed change. ``run`` is called once the transaction has committed."""
+    """The frames of one committed change, and what else it sends with them (``also``). ``run`` is called
+    once the transaction has committed."""
 
     table: Any  # tables.models.Table, as saved by the change
     seats: list | None = None  # the seats as saved (None: read them again after commit)
@@ -99,6 +120,7 @@ class Publication:
     log: tuple | None = None  # the log's (moves, events) after the change, if at hand (saves reading them)
     frames: dict[tuple[str, str], str] = field(default_factory=dict)  # (viewer key, language) -> the frame
     parsed: dict[tuple[str, str], Any] = field(default_factory=dict)  # the frames sent, located (frame_diff)
+    also: list[Also] = field(default_factory=list)
     _snapshot: Any = None
 
     def snapshot(self):
@@ -121,7 +143,12 @@ class Publication:
         messages = []
         wanted = [(key, user, lang) for key, user in viewers for lang in frame_languages(user)]
         scope = table_scope(table.pk)  # (its API streams, counted with the sockets: one cache read)
-        heard = listened(layer, [table_group(table.pk, key, lang) for key, _user, lang in wanted], [scope])
+        groups = [table_group(table.pk, key, lang) for key, _user, lang in wanted]
+        streams = [scope]
+        for more in self.also:
+            groups += more.groups
+            streams += more.streams
+        heard, streaming = listened_apart(layer, groups, streams)
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
         for key, user, lang in wanted:
@@ -137,7 +164,12 @@ class Publication:
                         # Only what changed since the frame at the revision before: for a socket that holds it.
                         message.update(html=part, base=table.revision - 1)
                 messages.append((group, {"type": "table.frame", **message}))
-        messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in heard)
+        messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in streaming)
+        for more in self.also:
+            try:
+                messages += more.messages(heard, streaming)
+            except Exception:  # (as when each was sent on its own: the frames go whatever befalls a badge)
+                logger.exception("A change's message beside its frames failed (table %s)", table.pk)
         if messages:
             send(layer, messages)
         # The table's room takes what this change drew, for the table's next move and readers.

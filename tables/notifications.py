@@ -31,7 +31,7 @@ from accounts.preferences import (
 )
 from tables import loops
 from tables.context_processors import waiting_for, waiting_for_people
-from tables.live import listened
+from tables.live import Also, listened
 from tables.models import Table
 
 
@@ -39,15 +39,29 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def turns_changed(table, newly_awaited, no_longer_awaited, stamps: dict[int, str] | None = None) -> None:
+def turns_changed(
+    table, newly_awaited, no_longer_awaited, stamps: dict[int, str] | None = None, publication=None
+) -> None:
     """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
-    after commit refresh the live badge of everyone whose turn began or ended. How each is told (their
-    choice, whether they have a push device) is what the process keeps under their stamp, read again once
-    it changed anywhere (``accounts.preferences.telling``); ``stamps``: the seated people's, as the move
-    read them (``tables.rooms``)."""
-    user_ids = [user.pk for user in [*newly_awaited, *no_longer_awaited]]
-    # (logged if it fails; the table as the move saved it: its id and game are all a badge names)
-    transaction.on_commit(lambda: refresh_badges(table.pk, user_ids, table=table), robust=True)
+    after commit refresh the live badge of everyone whose turn began or ended (with the change's frames,
+    when its ``publication`` is given: ``tables.live.Also``). How each is told (their choice, whether they
+    have a push device) is what the process keeps under their stamp, read again once it changed anywhere
+    (``accounts.preferences.telling``); ``stamps``: the seated people's, as the move read them
+    (``tables.rooms``)."""
+    user_ids = list(dict.fromkeys(user.pk for user in [*newly_awaited, *no_longer_awaited]))
+    # (the table as the move saved it: its id and game are all a badge names)
+    if publication is not None:
+        publication.also.append(
+            Also(
+                [user_group(pk) for pk in user_ids],
+                [],
+                lambda heard, _streaming: badge_messages(
+                    table, [pk for pk in user_ids if user_group(pk) in heard]
+                ),
+            )
+        )
+    else:  # (logged if it fails)
+        transaction.on_commit(lambda: refresh_badges(table.pk, user_ids, table=table), robust=True)
     now = timezone.now()
     told = telling([user.pk for user in newly_awaited], stamps)
     for user in newly_awaited:
@@ -95,9 +109,20 @@ def refresh_badges(table_id: int, user_ids: list[int], table=None) -> None:
         return
     if table is None:
         table = Table.objects.filter(pk=table_id).only("pk", "game").first()
+    # (from the event loop: a request's thread does not wait for it)
+    loops.send(layer, badge_messages(table, listening, table_id))
+
+
+def badge_messages(table, listening: list[int], table_id: int | None = None) -> list[tuple[str, dict]]:
+    """Each of ``listening``'s badge, naming ``table`` as the one whose turn changed (``table_id``: its id,
+    None for no table), for their group."""
+    if not listening:
+        return []
+    if table_id is None and table is not None:
+        table_id = table.pk
     # (what waits for them and their languages read for all of them at once, not person by person)
     waiting, languages = waiting_for_people(listening), languages_of_ids(listening)
-    messages = [
+    return [
         (
             user_group(user_id),
             {
@@ -108,7 +133,6 @@ def refresh_badges(table_id: int, user_ids: list[int], table=None) -> None:
         )
         for user_id in listening
     ]
-    loops.send(layer, messages)  # (from the event loop: a request's thread does not wait for it)
 
 
 def badge(user, changed=None, *, waiting=None, lang: str | None = None) -> str:  # (a user or a user id)

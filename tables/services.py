@@ -439,9 +439,12 @@ def _store_progress(
 
         newly = [seat.user for seat in changed if seat.index in now_awaited]
         others = [seat.user for seat in changed if seat.index not in now_awaited]
-        notifications.turns_changed(table, newly, others, people)  # queues mail now, badges after commit
+        # (mail and pushes queued now; the badges and the API's events sent with the frames after commit)
+        notifications.turns_changed(table, newly, others, people, publication=publication)
         api_events.turn_began(
-            table, [seat.user for seat in changed if seat.index in now_awaited and not seat.is_bot]
+            table,
+            [seat.user for seat in changed if seat.index in now_awaited and not seat.is_bot],
+            publication=publication,
         )
     return publication
 

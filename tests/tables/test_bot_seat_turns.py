@@ -53,7 +53,9 @@ def test_the_turn_of_a_seat_a_bot_plays_tells_nobody(monkeypatch, alice, bob):
     other = bob if late == alice else alice
     told = []
     monkeypatch.setattr(
-        notifications, "turns_changed", lambda table, newly, others, stamps=None: told.append((newly, others))
+        notifications,
+        "turns_changed",
+        lambda table, newly, others, stamps=None, publication=None: told.append((newly, others)),
     )
     for _ in range(12):  # the bot and the other person take turns
         table.refresh_from_db()

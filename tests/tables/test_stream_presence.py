@@ -78,6 +78,59 @@ def test_a_stream_open_in_another_process_still_gets_its_lines(alice, bob, layer
     assert [g for g, m in layer.sent] == [f"user-{bob.pk}-api"]  # (alice has no event stream anywhere)
 
 
+def test_a_move_reads_who_listens_once_and_sends_its_frames_badges_and_events_in_one_batch(
+    alice, bob, layer, monkeypatch
+):
+    """A move whose turn changes tells the two people's badges, and the API event stream of the one whose turn
+    began if they have one open: who listens to all of it is read with the frames' listeners in one read of
+    the counts, and it all leaves in one batch (tables.live.Also), the frames first. A person's badge socket
+    is not their event stream (both are counted under ``user-<id>``, one among sockets, one among streams)."""
+    from tables import loops
+
+    table = a_move(alice, bob)
+    for group in (f"table-{table.pk}-s0-en", f"table-{table.pk}-s1-en", f"user-{alice.pk}", f"user-{bob.pk}"):
+        stream_presence.sockets.opened(group)  # (their pages and badges, in some process)
+    cache.set(stream_presence.count_key(stream_presence.user_scope(alice.pk)), 1, 60)  # (alice's alone)
+    batches, reads = [], []
+    monkeypatch.setattr(
+        loops, "send", lambda _layer, messages: batches.append([(g, m["type"]) for g, m in messages])
+    )
+    get_many = cache.get_many
+
+    def counted_get_many(keys, *args, **kwargs):
+        keys = list(keys)
+        if any(key.startswith(("listening:", "streams:")) for key in keys):
+            reads.append(keys)
+        return get_many(keys, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "get_many", counted_get_many)
+    began = []
+    for _ in range(20):  # (until the turn has passed to each of them: two badges change each time)
+        batches.clear()
+        reads.clear()
+        mover = Table.objects.get(pk=table.pk).to_act[0]
+        play(table.pk, {0: alice, 1: bob})
+        now = Table.objects.get(pk=table.pk).to_act[0]
+        if now == mover:
+            continue
+        person = (alice, bob)[now]
+        began.append(person)
+        assert len(reads) == 1
+        assert len(batches) == 1
+        batch = batches[0]
+        assert batch[:2] == [
+            (f"table-{table.pk}-s0-en", "table.frame"),
+            (f"table-{table.pk}-s1-en", "table.frame"),
+        ]
+        assert sorted(batch[2:4]) == sorted(
+            [(f"user-{alice.pk}", "turn.changed"), (f"user-{bob.pk}", "turn.changed")]
+        )
+        assert batch[4:] == ([(f"user-{alice.pk}-api", "api.event")] if person == alice else [])
+        if {alice, bob} <= set(began):
+            break
+    assert {alice, bob} <= set(began)
+
+
 def test_a_stream_counts_while_open_and_stops_counting_when_it_ends(layer):
     scope = stream_presence.table_scope(99)
     assert stream_presence.open_scopes([scope]) == set()

@@ -53,9 +53,9 @@ def game(alice, bob, started_table, django_capture_on_commit_callbacks, monkeypa
     told = []
     turns_changed = notifications.turns_changed
 
-    def watched(table, newly, others, stamps=None):
+    def watched(table, newly, others, stamps=None, publication=None):
         told.append([user.pk for user in newly])
-        return turns_changed(table, newly, others, stamps)
+        return turns_changed(table, newly, others, stamps, publication=publication)
 
     monkeypatch.setattr(notifications, "turns_changed", watched)
     users = {u.pk: u for u in (bob, alice)}
