@@ -294,12 +294,8 @@ def worker(args) -> None:
     rnd, shapes = random.Random(args.seed), random.Random(args.seed + 1)
     tables = [open_table() for _ in range(args.tables)]
     # Queries counted as they run (Django empties connection.queries when a request starts: the POST's
-    # would hide the GET's).
-    queries = [0]
-
-    def count(execute, sql, params, many, context):
-        queries[0] += 1
-        return execute(sql, params, many, context)
+    # would hide the GET's), BEGIN not, as every bench counts them (bench/_statements.py).
+    from _statements import Statements  # (bench/ is on the path: run as a script)
 
     # shape: [CPU s, queries, moves, CPU s outside the frames (the move's service)]
     figures = {"socket": [0.0, 0, 0, 0.0], "http": [0.0, 0, 0, 0.0]}
@@ -329,7 +325,7 @@ def worker(args) -> None:
         # (a seeded coin, not alternation: a game whose turns are two moves, Five Crowns' draw then discard,
         # would send all its draws one way and all its discards the other)
         shape = "socket" if shapes.random() < 0.5 else "http"
-        queries[0] = 0
+        count = Statements()
         start, frames_before = time.process_time(), frames_drawn[0]
         with connection.execute_wrapper(count):
             if shape == "socket":
@@ -343,7 +339,7 @@ def worker(args) -> None:
         cpu = time.process_time() - start
         if n >= args.warmup:
             figures[shape][0] += cpu
-            figures[shape][1] += queries[0]
+            figures[shape][1] += len(count)
             figures[shape][2] += 1
             figures[shape][3] += cpu - (frames_drawn[0] - frames_before) / 1000
     moves = args.moves
