@@ -89,10 +89,9 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
             self._joined[group][channel] = asyncio.get_running_loop()  # (one of this process's sockets)
 
     async def group_discard(self, group, channel):
+        # (first: a socket leaving gets nothing from here any more, even if Redis fails)
         joined = self._joined.get(group)
-        if (
-            joined is not None
-        ):  # (first: a socket leaving gets nothing from here any more, even if Redis fails)
+        if joined is not None:
             joined.pop(channel, None)
             if not joined:
                 del self._joined[group]
@@ -248,7 +247,8 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
 
     async def _take(self, real: str) -> None:
         """This process's messages from Redis, each into its socket's queue, while a socket waits for one. When
-        Redis fails, every socket of the process is handed ``{"type": "layer.lost"}``."""
+        Redis fails (or anything else does here), every socket of the process is handed
+        ``{"type": "layer.lost"}``: each closes, and its page reconnects and reads its table anew."""
         try:
             while self._waiting:
                 channels, message = await self.receive_single(real)
@@ -256,8 +256,11 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
                 # (one message of Redis for several sockets of this process names them all)
                 for channel in channels if isinstance(channels, list) else [channels]:
                     self.receive_buffer[channel].put_nowait(message)
-        except LAYER_FAILURES as exc:
-            self._failed("receive", exc)
+        except Exception as exc:
+            if isinstance(exc, LAYER_FAILURES):
+                self._failed("receive", exc)
+            else:
+                logger.exception("Channel layer: taking this process's messages from Redis failed")
             for queue in list(self.receive_buffer.values()):
                 queue.put_nowait(dict(LAYER_LOST))
 
