@@ -41,10 +41,10 @@
       try { return step.wait.indexOf(JSON.parse(button.dataset.move).type) >= 0; } catch (e) { return false; }
     });
   }
-  // The box (in the viewport) around the buttons that lie outside the target: what the bubble must leave
-  // uncovered (null: none, or they are in the target, which the bubble never covers).
+  // The box (in the viewport) around the buttons of the moves themselves (not a card to pick: a docked hand
+  // stays on screen) that lie outside the target, which the bubble never covers; null when there are none.
   function around(buttons, target) {
-    const out = buttons.filter(function (b) { return !target.contains(b); });
+    const out = buttons.filter(function (b) { return b.dataset.move && !target.contains(b); });
     if (!out.length) return null;
     const boxes = out.map(function (b) { return b.getBoundingClientRect(); });
     return {
@@ -58,35 +58,42 @@
     return bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
   }
 
-  // Bring the step on screen: its target and, for a waiting step, the buttons it asks for: both in the middle
-  // when they fit (the bubble then finds room beside the target: place), else the buttons whole at the edge on
-  // their side and as much of the target as fits. With no such buttons, the target in the middle (not at an
-  // edge, where a docked hand would cover it).
+  // Bring the step on screen: its target in the middle (not at an edge, where a docked hand would cover it);
+  // then, for a waiting step whose move buttons are still off screen, the target and those buttons: both in
+  // the middle when they fit (the bubble then finds room beside the target: place), else the buttons whole at
+  // the edge on their side and as much of the target as fits.
   function show(target, buttons) {
+    target.scrollIntoView({ block: "center" });
+    const box = around(buttons, target), edge = roomTop();
+    if (!box || (box.top >= edge && box.bottom <= window.innerHeight)) return;
     const r = target.getBoundingClientRect();
-    const box = around(buttons, target);
-    if (!box) { target.scrollIntoView({ block: "center" }); return; }
-    const edge = roomTop(), room = window.innerHeight - edge;
     const top = Math.min(r.top, box.top), bottom = Math.max(r.bottom, box.bottom);
-    if (bottom - top <= room - 16) window.scrollBy(0, (top + bottom) / 2 - (edge + window.innerHeight) / 2);
-    else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
+    if (bottom - top <= window.innerHeight - edge - 16) {
+      window.scrollBy(0, (top + bottom) / 2 - (edge + window.innerHeight) / 2);
+    } else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
     else window.scrollBy(0, box.bottom - window.innerHeight + 8);
   }
 
-  // The bubble beside its target, below it or above it: on screen and clear of the awaited buttons if it can.
+  // The bubble beside its target, below it or above it, on screen, on the side where it covers the fewest of
+  // the buttons the step waits for (below when even).
   function place(target, buttons) {
     const r = target.getBoundingClientRect();
     const width = Math.min(352, document.documentElement.clientWidth - 16);
     guide.style.width = width + "px";
     const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
-    const h = guide.offsetHeight;
-    const box = around(buttons, target), edge = roomTop();
+    const h = guide.offsetHeight, x = left - window.scrollX, edge = roomTop();
+    const boxes = buttons.filter(function (b) { return !target.contains(b); }).map(function (b) { return b.getBoundingClientRect(); });
     const sides = [{ below: true, top: r.bottom + 10 }, { below: false, top: r.top - 10 - h }];
     const fits = function (side) { return side.top >= edge && side.top + h <= window.innerHeight; };
-    const clear = function (side) { return !box || side.top + h <= box.top || side.top >= box.bottom; };
-    const side = sides.filter(function (s) { return fits(s) && clear(s); })[0]
-      || sides.filter(fits)[0]
-      || sides[r.top - 10 - h < edge ? 0 : 1];
+    const covered = function (side) {
+      return boxes.filter(function (q) {
+        return q.bottom > side.top && q.top < side.top + h && q.right > x && q.left < x + width;
+      }).length;
+    };
+    const fitting = sides.filter(fits);
+    const side = fitting.length
+      ? fitting.reduce(function (best, s) { return covered(s) < covered(best) ? s : best; })
+      : sides[r.top - 10 - h < edge ? 0 : 1];
     guide.style.left = left + "px";
     guide.style.top = side.top + window.scrollY + "px";
     guide.classList.toggle("above", !side.below);
