@@ -41,8 +41,12 @@ class InMemoryChannelLayer(layers.InMemoryChannelLayer):
 
 
 class ResilientRedisChannelLayer(RedisChannelLayer):
-    """Channels' Redis layer, for a Redis that may go away for a while and come back (empty, maybe).
+    """Channels' Redis layer, for a Redis that may go away for a while and come back (empty, maybe), and that
+    spares a process's own sockets the trip.
 
+    - A change's messages go in one batch (``group_send_many``); of a group's members, read in Redis, those
+      this process added itself are handed theirs in memory, and only the others' go through Redis. What
+      comes from other processes is taken from Redis by one task per process (``receive``), in batches.
     - A message that cannot be sent is dropped and logged (once per outage), never raised to the sender:
       a move, a chat line or a log-out has committed, and is answered as such, whatever happens to its
       frames. A socket that missed frames is brought up to date by revision (``tables.consumers``).
