@@ -140,10 +140,13 @@ class ResilientRedisChannelLayer(RedisChannelLayer):
         for group, message in messages:
             joined = self._joined.get(group)
             if joined:
-                here = [name for name in members[group] if joined.get(name) is loop]
-                for name in here:
-                    self.receive_buffer[name].put_nowait(dict(message))
-                members[group] = [name for name in members[group] if joined.get(name) is not loop]
+                others = []
+                for name in members[group]:
+                    if joined.get(name) is loop:
+                        self.receive_buffer[name].put_nowait(dict(message))  # (each its own, as from Redis)
+                    else:
+                        others.append(name)
+                members[group] = others
         # 3. Every other message onto its channels' keys: one pipeline per Redis server (expired messages
         # dropped, then one script adds them all, each under capacity; scores rising in the order given).
         entries = collections.defaultdict(list)  # server index -> [(channel key, message bytes, capacity)]

@@ -17,7 +17,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 from tables import loops, stream_presence
-from tables.live import Also, listened_apart
+from tables.live import Also, Publication, listened_apart
 
 
 def group(user_id: int) -> str:
@@ -70,12 +70,9 @@ def game_ended(table, seats) -> None:
     tell([s.user_id for s in seats if s.user_id], event)
 
 
-def turn_began(table, users, publication=None) -> None:
-    """``yourTurn`` to each of ``users``; with the change's frames when its ``publication`` is given."""
+def turn_began(table, users, publication: Publication) -> None:
+    """``yourTurn`` to each of ``users``, sent with the change's frames by its ``publication``."""
     event = {"type": "yourTurn", "table": table.pk, "game": table.game, "seq": table.seq}
-    if publication is None:
-        tell([u.pk for u in users], event)
-        return
     user_ids, layer = sorted({u.pk for u in users}), get_channel_layer()
     if user_ids and layer is not None:
         publication.also.append(_also(layer, user_ids, event))

@@ -31,7 +31,7 @@ from accounts.preferences import (
 )
 from tables import loops
 from tables.context_processors import waiting_for, waiting_for_people
-from tables.live import Also, listened
+from tables.live import Also, Publication, listened
 from tables.models import Table
 
 
@@ -40,28 +40,25 @@ def user_group(user_id: int) -> str:
 
 
 def turns_changed(
-    table, newly_awaited, no_longer_awaited, stamps: dict[int, str] | None = None, publication=None
+    table, newly_awaited, no_longer_awaited, stamps: dict[int, str] | None, publication: Publication
 ) -> None:
-    """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and
-    after commit refresh the live badge of everyone whose turn began or ended (with the change's frames,
-    when its ``publication`` is given: ``tables.live.Also``). How each is told (their choice, whether they
-    have a push device) is what the process keeps under their stamp, read again once it changed anywhere
+    """Inside the move's transaction: queue "your turn" mail and pushes for those whose turn began, and have
+    the change's ``publication`` refresh, with its frames after commit, the live badge of everyone whose
+    turn began or ended (``tables.live.Also``). How each is told (their choice, whether they have a push
+    device) is what the process keeps under their stamp, read again once it changed anywhere
     (``accounts.preferences.telling``); ``stamps``: the seated people's, as the move read them
     (``tables.rooms``)."""
     user_ids = list(dict.fromkeys(user.pk for user in [*newly_awaited, *no_longer_awaited]))
     # (the table as the move saved it: its id and game are all a badge names)
-    if publication is not None:
-        publication.also.append(
-            Also(
-                [user_group(pk) for pk in user_ids],
-                [],
-                lambda heard, _streaming: badge_messages(
-                    table, [pk for pk in user_ids if user_group(pk) in heard]
-                ),
-            )
+    publication.also.append(
+        Also(
+            [user_group(pk) for pk in user_ids],
+            [],
+            lambda heard, _streaming: badge_messages(
+                table, [pk for pk in user_ids if user_group(pk) in heard]
+            ),
         )
-    else:  # (logged if it fails)
-        transaction.on_commit(lambda: refresh_badges(table.pk, user_ids, table=table), robust=True)
+    )
     now = timezone.now()
     told = telling([user.pk for user in newly_awaited], stamps)
     for user in newly_awaited:

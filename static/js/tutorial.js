@@ -21,6 +21,7 @@
   let shownAt = -1; // the step the bubble last showed (focus moves to a step once)
   let shownPressable = false; // whether that step's awaited buttons were there when it was brought on screen
   let pointed = null;
+  let pressable = []; // the buttons the step waits for, as the last render found them (read again on a change)
 
   const seq = function () {
     const status = document.querySelector("[id$='-status'][data-seq]");
@@ -111,18 +112,18 @@
     next.hidden = step.wait.length > 0;
     wait.hidden = step.wait.length === 0;
     guide.hidden = false;
-    const buttons = awaited(step);
+    pressable = awaited(step);
     if (shownAt !== at) {
       shownAt = at;
-      shownPressable = buttons.length > 0;
-      show(target, buttons);
+      shownPressable = pressable.length > 0;
+      show(target, pressable);
       if (!step.wait.length) next.focus({ preventScroll: true });
       else guide.focus({ preventScroll: true });
-    } else if (buttons.length && !shownPressable) {
+    } else if (pressable.length && !shownPressable) {
       shownPressable = true; // (once more when the moves it waits for come: the bot decided first, say)
-      show(target, buttons);
+      show(target, pressable);
     }
-    place(target, buttons);
+    place(target, pressable);
   }
 
   next.addEventListener("click", advance);
@@ -154,7 +155,7 @@
   if (window.ResizeObserver) new ResizeObserver(soon).observe(page || document.body); // (a board that grows moves its parts)
   window.addEventListener("resize", render);
   window.addEventListener("scroll", function () {
-    if (pointed && !guide.hidden && at < steps.length) place(pointed, awaited(steps[at]));
+    if (pointed && !guide.hidden) place(pointed, pressable);
   }, { passive: true });
   render();
 })();

@@ -74,7 +74,7 @@ def test_a_stream_open_in_another_process_still_gets_its_lines(alice, bob, layer
     streams = {g for g, m in layer.sent if m["type"] == "table.stream"}
     assert streams == {f"table-{table.pk}-s0-api", f"table-{table.pk}-s1-api", f"table-{table.pk}-watch-api"}
     layer.sent.clear()
-    api_events.turn_began(Table.objects.get(pk=table.pk), [alice, bob])
+    api_events.tell([alice.pk, bob.pk], {"type": "yourTurn", "table": table.pk, "game": table.game, "seq": 1})
     assert [g for g, m in layer.sent] == [f"user-{bob.pk}-api"]  # (alice has no event stream anywhere)
 
 
