@@ -22,6 +22,8 @@
   let shownPressable = false; // whether that step's awaited buttons were there when it was brought on screen
   let pointed = null;
   let pressable = []; // the buttons the step waits for, as the last render found them (read again on a change)
+  let cleared = false; // whether the step was shown with its bubble covering none of them
+  let scrolledTo = 0; // where the guide scrolled the page to show the step (the player may scroll on since)
 
   const seq = function () {
     const status = document.querySelector("[id$='-status'][data-seq]");
@@ -62,42 +64,85 @@
   // Bring the step on screen: its target in the middle (not at an edge, where a docked hand would cover it);
   // then, for a waiting step whose move buttons are still off screen, the target and those buttons: both in
   // the middle when they fit (the bubble then finds room beside the target: place), else the buttons whole at
-  // the edge on their side and as much of the target as fits.
+  // the edge on their side and as much of the target as fits. Last, when the bubble would cover a button the
+  // step waits for wherever it goes (a laptop's docked hand under a tall province), the target just under the
+  // site's bar with the bubble below it, or the bubble just under the bar with the target below, if either
+  // leaves every such button uncovered and one of them on screen (and, for any step, the bubble whole on
+  // screen: a tall target on a laptop leaves room on neither side of it when in the middle).
   function show(target, buttons) {
     target.scrollIntoView({ block: "center" });
     const box = around(buttons, target), edge = roomTop();
-    if (!box || (box.top >= edge && box.bottom <= window.innerHeight)) return;
-    const r = target.getBoundingClientRect();
-    const top = Math.min(r.top, box.top), bottom = Math.max(r.bottom, box.bottom);
-    if (bottom - top <= window.innerHeight - edge - 16) {
-      window.scrollBy(0, (top + bottom) / 2 - (edge + window.innerHeight) / 2);
-    } else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
-    else window.scrollBy(0, box.bottom - window.innerHeight + 8);
+    if (box && (box.top < edge || box.bottom > window.innerHeight)) {
+      const r = target.getBoundingClientRect();
+      const top = Math.min(r.top, box.top), bottom = Math.max(r.bottom, box.bottom);
+      if (bottom - top <= window.innerHeight - edge - 16) {
+        window.scrollBy(0, (top + bottom) / 2 - (edge + window.innerHeight) / 2);
+      } else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
+      else window.scrollBy(0, box.bottom - window.innerHeight + 8);
+    }
+    cleared = clear(target, buttons);
+    if (!cleared) {
+      const from = window.scrollY, r = target.getBoundingClientRect(), h = sized();
+      for (const by of [r.top - edge - 8, r.top - edge - 18 - h]) {
+        window.scrollTo(window.scrollX, from + by);
+        if ((cleared = clear(target, buttons))) break;
+      }
+      if (!cleared) window.scrollTo(window.scrollX, from);
+    }
+    scrolledTo = window.scrollY;
+  }
+  // Whether, as the page is scrolled now, the bubble has a side whole on screen that covers none of the
+  // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen.
+  function clear(target, buttons) {
+    const s = side(target, buttons), r = target.getBoundingClientRect(), middle = (r.top + r.bottom) / 2;
+    if (!s || s.covered || middle < roomTop() || middle > window.innerHeight) return false;
+    return !buttons.length || buttons.some(function (b) {
+      const q = b.getBoundingClientRect();
+      return q.top >= roomTop() && q.bottom <= window.innerHeight;
+    });
   }
 
-  // The bubble beside its target, below it or above it, on screen, on the side where it covers the fewest of
-  // the buttons the step waits for (below when even).
-  function place(target, buttons) {
-    const r = target.getBoundingClientRect();
-    const width = Math.min(352, document.documentElement.clientWidth - 16);
-    guide.style.width = width + "px";
-    const left = Math.max(8, Math.min(r.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8));
-    const h = guide.offsetHeight, x = left - window.scrollX, edge = roomTop();
+  // The bubble's width for this screen (set, so that its height can be read), and that height.
+  function sized() {
+    guide.style.width = Math.min(352, document.documentElement.clientWidth - 16) + "px";
+    return guide.offsetHeight;
+  }
+  // The bubble's side for the page as scrolled now: below or above the target, whole on screen, lined up
+  // with the target's left edge, its right edge or the screen's right edge, whichever covers the fewest of
+  // the buttons the step waits for (in that order when even, below first), with its place and that count;
+  // null when neither below nor above is whole on screen.
+  function side(target, buttons) {
+    const r = target.getBoundingClientRect(), h = sized(), width = guide.offsetWidth, edge = roomTop();
+    const screen = document.documentElement.clientWidth;
+    const at = function (x) { return Math.max(8, Math.min(x, screen - width - 8)); };
+    const xs = [at(r.left), at(r.right - width), at(screen - width - 8)].filter(function (x, i, all) { return all.indexOf(x) === i; });
     const boxes = buttons.filter(function (b) { return !target.contains(b); }).map(function (b) { return b.getBoundingClientRect(); });
-    const sides = [{ below: true, top: r.bottom + 10 }, { below: false, top: r.top - 10 - h }];
-    const fits = function (side) { return side.top >= edge && side.top + h <= window.innerHeight; };
-    const covered = function (side) {
+    const covered = function (top, x) {
       return boxes.filter(function (q) {
-        return q.bottom > side.top && q.top < side.top + h && q.right > x && q.left < x + width;
+        return q.bottom > top && q.top < top + h && q.right > x && q.left < x + width;
       }).length;
     };
-    const fitting = sides.filter(fits);
-    const side = fitting.length
-      ? fitting.reduce(function (best, s) { return covered(s) < covered(best) ? s : best; })
-      : sides[r.top - 10 - h < edge ? 0 : 1];
-    guide.style.left = left + "px";
-    guide.style.top = side.top + window.scrollY + "px";
-    guide.classList.toggle("above", !side.below);
+    const sides = [];
+    xs.forEach(function (x) {
+      [{ below: true, top: r.bottom + 10 }, { below: false, top: r.top - 10 - h }].forEach(function (s) {
+        if (s.top >= edge && s.top + h <= window.innerHeight) sides.push({ below: s.below, top: s.top, left: x, covered: covered(s.top, x) });
+      });
+    });
+    return sides.length ? sides.reduce(function (best, s) { return s.covered < best.covered ? s : best; }) : null;
+  }
+  // The bubble placed (side): beside its target where it can be; where neither side is whole on screen, below
+  // or above, whichever has more room, held on screen (it may cover part of the target, never leave it).
+  function place(target, buttons) {
+    let s = side(target, buttons);
+    if (!s) {
+      const r = target.getBoundingClientRect(), h = guide.offsetHeight, edge = roomTop();
+      const below = window.innerHeight - r.bottom >= r.top - edge;
+      const top = Math.max(edge, Math.min(below ? r.bottom + 10 : r.top - 10 - h, window.innerHeight - h));
+      s = { below: below, top: top, left: Math.max(8, Math.min(r.left, document.documentElement.clientWidth - guide.offsetWidth - 8)) };
+    }
+    guide.style.left = s.left + window.scrollX + "px";
+    guide.style.top = s.top + window.scrollY + "px";
+    guide.classList.toggle("above", !s.below);
   }
 
   function render() {
@@ -122,6 +167,8 @@
     } else if (pressable.length && !shownPressable) {
       shownPressable = true; // (once more when the moves it waits for come: the bot decided first, say)
       show(target, pressable);
+    } else if (cleared && Math.abs(window.scrollY - scrolledTo) < 2 && !clear(target, pressable)) {
+      show(target, pressable); // (once more when a live frame moved the board under a page left where it was)
     }
     place(target, pressable);
   }

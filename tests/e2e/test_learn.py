@@ -33,6 +33,18 @@ PRESSABLE = """(kinds) => [...document.querySelectorAll('[data-move], [data-pick
     return b.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
 })"""
 
+# The buttons of the moves of the kinds given, and the cards a board has picked before their move, that the
+# bubble covers on screen (each named by its text).
+COVERED = """(kinds) => {
+    const g = document.getElementById('guide').getBoundingClientRect();
+    return [...document.querySelectorAll('[data-move], [data-pick]')].filter(b => {
+        let kind = null; try { kind = b.dataset.move && JSON.parse(b.dataset.move).type; } catch (e) { return false; }
+        const r = b.getBoundingClientRect();
+        if ((kind && !kinds.includes(kind)) || !r.width) return false;
+        return r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right;
+    }).map(b => b.textContent.trim().slice(0, 40));
+}"""
+
 
 def snap(page, name):
     """The screen as the player sees it now (conftest's shot scrolls to the top first: not here)."""
@@ -82,6 +94,7 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
             (left, top, right, bottom), target = geometry["guide"], geometry["target"]
             assert geometry["seen"], f"step {n}: {step.target} is off screen or covered"
             assert 0 <= left and right <= width, f"step {n}: the bubble leaves the screen"
+            assert 0 <= top and bottom <= SIZES[width], f"step {n}: the bubble (with Skip) is off screen"
             overlap = min(bottom, target[3]) - max(top, target[1])
             assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
             if step.wait:  # (the moves it waits for may come a moment later: the bot decides first, say)
@@ -89,6 +102,9 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
                     page.wait_for_function(PRESSABLE, arg=list(step.wait), timeout=5000)
                 except Exception:
                     raise AssertionError(f"step {n}: no move it asks for can be pressed") from None
+                if width >= 1024:  # (a laptop has room: the bubble covers nothing the step asks for)
+                    covered = page.evaluate(COVERED, list(step.wait))
+                    assert not covered, f"step {n}: the bubble covers {covered}"
         except Exception:
             snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
