@@ -43,6 +43,7 @@ class Snapshot:
     memo: bool = True  # draw the frames' {% shared %} parts once per process for what they read
     _positions: dict = field(default_factory=dict)  # {viewer: selectors.Position}, each computed once
     _result: dict | None = None  # a finished game's result with placings and rating changes, read once
+    _common: dict | None = None  # what every viewer's context holds alike (``common``), drawn up once
 
     @classmethod
     def read(
@@ -98,23 +99,59 @@ class Snapshot:
             self._result = selectors.final_result(self.table, self.seats) or {}
         return self._result or None
 
+    def common(self) -> dict:
+        """The part of every viewer's context that does not depend on the viewer or the language: the seats'
+        names and chips, the table's options (drawn up once for the frames of a change, not once a viewer)."""
+        if self._common is None:
+            table, seats = self.table, self.seats
+            names = selectors.names_of(seats)
+            self._common = {
+                "table": table,
+                "seats": seats,
+                "names": names,
+                "game": table.engine,
+                "board_template": games.plugin(table.game).board,
+                # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
+                "chips": [
+                    {
+                        "index": s.index,
+                        "name": names[s.index],
+                        "taken": s.taken,
+                        "user": s.user.username if s.user_id else None,
+                        "bot_account": bool(s.user_id) and is_bot_account(s.user),
+                    }
+                    for s in seats
+                ],
+                "bots_only": selectors.bots_only(seats),
+                "full": all(seat.taken for seat in seats),
+                "empty_seats": sum(not seat.taken for seat in seats),
+                "options_shown": [
+                    (spec.get("label", name), table.options.get(name))
+                    for name, spec in table.engine.options.items()
+                    # A choice shows its value; a bool shows only when on (the defaults are off).
+                    if (
+                        spec["type"] == "choice"
+                        or (spec["type"] == "bool" and table.options.get(name) is True)
+                    )
+                    and name in table.options
+                ],
+            }
+        return self._common
+
     def context(self, user, lang: str, *, viewer: int | None = _OWN_CHAIR) -> dict:
         """The template context for ``user`` reading in ``lang``; ``viewer`` (a seat or None) sees the table
         from another chair than ``user``'s own (a replay)."""
         table, seats, engine = self.table, self.seats, self.table.engine
         if viewer is _OWN_CHAIR:
             viewer = selectors.seat_of(seats, user)
-        names = selectors.names_of(seats)
+        common = self.common()
+        names = common["names"]
         signed_in = user is not None and user.is_authenticated
         position = self.position(viewer)
         ctx = {
-            "table": table,
-            "seats": seats,
+            **common,
             "viewer": viewer,
-            "names": names,
-            "game": engine,
             "lang": lang,
-            "board_template": games.plugin(table.game).board,
             "view": position.view,
             "legal_moves": position.legal_moves,
             "to_act": position.to_act,
@@ -128,31 +165,10 @@ class Snapshot:
                 and viewer is None
                 and any(not s.taken for s in seats)
             ),
-            # The seats as plain values, for the parts a frame keeps ({% shared %}: tables.parts).
-            "chips": [
-                {
-                    "index": s.index,
-                    "name": names[s.index],
-                    "taken": s.taken,
-                    "user": s.user.username if s.user_id else None,
-                    "bot_account": bool(s.user_id) and is_bot_account(s.user),
-                }
-                for s in seats
-            ],
             "my_seat": None
             if viewer is None
             else {k: getattr(seats[viewer], k) for k in ("replaced", "conceded", "is_bot")},
             "signed_in": signed_in,
-            "bots_only": selectors.bots_only(seats),
-            "full": all(seat.taken for seat in seats),
-            "empty_seats": sum(not seat.taken for seat in seats),
-            "options_shown": [
-                (spec.get("label", name), table.options.get(name))
-                for name, spec in engine.options.items()
-                # A choice shows its value; a bool shows only when on (the defaults are off).
-                if (spec["type"] == "choice" or (spec["type"] == "bool" and table.options.get(name) is True))
-                and name in table.options
-            ],
         }
         if ctx["can_join"]:
             ctx["deck_choices"] = decks.deck_choices(user, table.game)

@@ -205,3 +205,22 @@ def test_every_page_in_development_carries_the_csp_too(client):
     r = client.get("/accounts/login/")
     assert "script-src 'self'" in r.headers["Content-Security-Policy"]
     assert "camera=()" in r.headers["Permissions-Policy"]
+
+
+def test_the_served_static_storage_works_each_url_out_once_and_never_keeps_a_missing_one(tmp_path):
+    """config.storage.StaticStorage (the storage when not in DEBUG): a name's URL is the manifest's, kept for the
+    process; a name the manifest lacks raises as whitenoise's storage does, every time it is asked for."""
+    from config.storage import StaticStorage
+
+    manifest = {"version": "1.1", "paths": {"img/sprite.svg": "img/sprite.ab12.svg"}}
+    (tmp_path / "staticfiles.json").write_text(json.dumps(manifest))
+    storage = StaticStorage(location=tmp_path, base_url="/static/")
+    assert storage.url("img/sprite.svg") == "/static/img/sprite.ab12.svg"
+    storage.hashed_files["img/sprite.svg"] = "img/sprite.cd34.svg"  # (the manifest is not read again)
+    assert storage.url("img/sprite.svg") == "/static/img/sprite.ab12.svg"
+    assert storage.url("img/sprite.svg", force=True) == "/static/img/sprite.cd34.svg"
+    for _ in range(2):
+        with pytest.raises(ValueError, match="Missing staticfiles manifest entry"):
+            storage.url("img/none.svg")
+    storage.hashed_files["img/none.svg"] = "img/none.ef56.svg"
+    assert storage.url("img/none.svg") == "/static/img/none.ef56.svg"

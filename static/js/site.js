@@ -34,10 +34,22 @@
   // ("cardclub:swapped" on the board), as they did when every frame replaced it whole.
   const settled = new Set();  // elements whose "cardclub:swapped" waits for the end of the frame
   const held = new Map();  // {id: the page's element} for each stub of the frame being applied
+  // A socket's first frame, on connect (or reconnect), draws the table as it is. When the page shows that very
+  // revision already (the status section's data-rev: its own request drew it, or a frame before the socket
+  // dropped), the frame's status and board are left as they are, so that what the player did on the board
+  // meanwhile stays done: a card picked in Chronica's hand, the mode chosen for it (a frame replacing the board
+  // undid them, a second or so after the page came on a slow line).
+  let shown = false;  // whether the frame being applied draws the revision the page shows
+  const STATUS = /<section id="[^"]*-status"[^>]*>/;
   document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
     held.clear();
     const message = evt.detail.message;
+    shown = false;
     if (typeof message !== "string") return;
+    const tag = STATUS.exec(message), page = document.querySelector("section.table-status[data-rev]");
+    const rev = tag && / data-rev="(\d+)"/.exec(tag[0]);
+    shown = !!(rev && page && rev[1] === page.dataset.rev && tag[0].indexOf("data-attrs-only") < 0);
+    if (shown) queueMicrotask(function () { shown = false; });  // (the frame is applied in this task)
     for (const m of message.matchAll(/ id="([^"]+)" data-kept>/g)) {
       const live = document.getElementById(m[1]);
       if (live) held.set(m[1], live);
@@ -58,6 +70,11 @@
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const t = evt.detail.target, fresh = evt.detail.fragment && evt.detail.fragment.firstElementChild;
     if (!t || !fresh) return;
+    if (shown && t.matches && t.matches("section.table-status, section.board")) {
+      evt.detail.shouldSwap = false;  // (the page shows this revision: above)
+      evt.detail.kept = true;  // (nothing to tell the board's scripts: oobAfterSwap)
+      return;
+    }
     const board = t.closest && t.closest(".board");
     if (board && board !== t) settled.add(board);
     if (fresh.hasAttribute("data-attrs-only")) {
@@ -75,6 +92,7 @@
   });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     held.clear();
+    shown = false;
     const waiting = Array.from(settled);
     settled.clear();
     waiting.forEach(function (el) {
@@ -86,7 +104,7 @@
     // (htmx tells every element a frame swapped in so far of each later swap: each swap is handled once)
     if (evt.detail.cardclubSeen) return;
     evt.detail.cardclubSeen = true;
-    if (evt.detail.attrsOnly) return;  // (told once the whole frame is in: above)
+    if (evt.detail.attrsOnly || evt.detail.kept) return;  // (told once the whole frame is in; or left as it was)
     // detail.target is the element the swap aimed at: for a whole-element swap it has just been replaced and is
     // out of the page, so every handler gets the element now in its place (same id), with the new content.
     const aimed = evt.detail.target;

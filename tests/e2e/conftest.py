@@ -127,6 +127,22 @@ def seq_of(page) -> int:
     return int(page.locator("section.table-status").get_attribute("data-seq"))
 
 
+# Counts, in window.framesHeard, the messages a table's socket has brought and the page has handled (drawn, or
+# left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next.
+FRAMES_HEARD = """window.framesHeard = 0;
+document.addEventListener('htmx:wsAfterMessage', () => { window.framesHeard += 1; });"""
+
+
+def hear_frames(page) -> None:
+    """From now on, and after a reload, ``window.framesHeard`` counts the socket's messages the page handled."""
+    page.add_init_script(FRAMES_HEARD)
+    page.evaluate(f"() => {{ {FRAMES_HEARD} }}")
+
+
+def wait_for_frames(page, at_least: int = 1, timeout: int = 15000) -> None:
+    page.wait_for_function("n => window.framesHeard >= n", arg=at_least, timeout=timeout)
+
+
 def wait_for_seq(page, at_least: int, timeout: int = 20000) -> None:
     """Wait until this page has been brought to at least that seq (live, over its socket)."""
     page.wait_for_function(

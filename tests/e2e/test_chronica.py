@@ -6,7 +6,7 @@ import json
 import re
 
 from rules.chronica import encode_deck, starter_decks
-from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import hear_frames, seq_of, shot, sign_up, unique, wait_for_frames, wait_for_seq
 
 
 def legal_moves(page) -> list[dict]:
@@ -174,6 +174,51 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
     assert "sent" in alice.inner_text(".move-log") and "sent" in bob.inner_text(".move-log")
 
 
+def chronica_table(
+    server, me: str, *others: str, hand: tuple[str, ...], provinces: dict | None = None
+) -> str:
+    """A Chronica table of ``me`` (seat 0, to play, holding ``hand``) and ``others`` (made now), powers on."""
+    out = server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from tables import services; "
+        "from tests.rules.chronica.helpers import board; from tests.tables.positions import put_state; "
+        f"users = [User.objects.get(username={me!r})] + "
+        f"[User.objects.create_user(n, password='x-long-password-1') for n in {others!r}]; "
+        f"t = services.create_table(users[0], 'chronica', {len(others) + 1}, {{'powers': True}}); "
+        "[services.join_table(t.pk, u) for u in users[1:]]; "
+        "t = services.start_table(t.pk, users[0], seed=3); "
+        f"s = board(players={len(others) + 1}, hands={{0: {list(hand)!r}}}, provinces={provinces or {}!r}); "
+        "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
+    )
+    return re.search(r"^table (\d+)$", out, re.M).group(1)
+
+
+def test_a_card_picked_before_the_socket_speaks_stays_picked(server, new_page):
+    """A table's socket sends the table as it is on connect (CONTRACTS §3), often a moment after the page has
+    come, and again on every reconnect. When the page already shows that revision, the frame leaves the board as
+    it is: the card the player picked meanwhile and the mode chosen for it stay (the frame replaced the board,
+    which undid them: a player on a slow line, or a socket that reconnects, lost the move being put together)."""
+    page = new_page(1280)
+    me = unique("cur")
+    sign_up(page, server, me)
+    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
+    pk = chronica_table(server, me, unique("cus"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
+    page.goto(f"{server.url}/tables/{pk}/")
+    page.wait_for_selector(".cu-prompt.mine")
+    page.wait_for_function("() => !!document.querySelector('.table-page').cardclubSocket")  # (open)
+    hear_frames(page)
+    page.click(".cu-hand [data-pick='moliere']")
+    page.click("[data-cu-mode=action]")
+    targets = page.locator(".cu-slot.target")
+    assert targets.count()
+    page.evaluate("() => document.querySelector('.table-page').cardclubSocket.wrapper.reconnect()")
+    wait_for_frames(page)  # (the reconnected socket's frame, handled)
+    assert targets.count(), "the frame on reconnect undid the card picked and its mode"
+    assert page.locator("[data-cu-mode=action]").is_visible()
+    assert not page.errors, page.errors
+
+
 def test_a_player_names_the_opponent_a_disgrace_hits(server, new_page):
     # RULINGS (2026-11-26): with 3 or 4 players the player names the opponent who loses honour by a Disgrace
     # (the board offers each as a button, as it does the wandering character an Exile sends home).
@@ -181,21 +226,11 @@ def test_a_player_names_the_opponent_a_disgrace_hits(server, new_page):
     page.on("dialog", lambda dialog: dialog.accept())
     me, bob, carol = unique("cua"), unique("cub"), unique("cuc")
     sign_up(page, server, me)
-    out = server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from tables import services; "
-        "from tests.rules.chronica.helpers import board; from tests.tables.positions import put_state; "
-        f"users = [User.objects.get(username={me!r})] + "
-        f"[User.objects.create_user(n, password='x-long-password-1') for n in ({bob!r}, {carol!r})]; "
-        "t = services.create_table(users[0], 'chronica', 3, {'powers': True}); "
-        "[services.join_table(t.pk, u) for u in users[1:]]; "
-        "t = services.start_table(t.pk, users[0], seed=3); "
-        "s = board(players=3, hands={0: ['moliere', 'donjon-de-loches']}, "
-        "provinces={1: {0: ('palais-des-ducs-de-bourgogne', None), 1: (None, 'alcuin')}, 2: {2: (None, 'roland')}}); "
-        "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
-    )
-    pk = re.search(r"^table (\d+)$", out, re.M).group(1)
+    provinces = {
+        1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")},
+        2: {2: (None, "roland")},
+    }
+    pk = chronica_table(server, me, bob, carol, hand=("moliere", "donjon-de-loches"), provinces=provinces)
     page.goto(f"{server.url}/tables/{pk}/")
     page.wait_for_selector(".cu-prompt.mine")
     # Molière wins against Bourgogne: the player names who loses 1 honour

@@ -216,8 +216,6 @@
       if (!arranging) selected = null;
       drag = null;
       apply(); // a new board: put the hand back in the player's order
-      const root = document.documentElement;
-      root.dataset.fcSwaps = String(Number(root.dataset.fcSwaps || 0) + 1); // lets tests wait for a fresh board
     }
   });
   document.addEventListener("htmx:oobAfterSwap", () => { if (hand()) paint(); });
