@@ -40,16 +40,19 @@
   // meanwhile stays done: a card picked in Chronica's hand, the mode chosen for it (a frame replacing the board
   // undid them, a second or so after the page came on a slow line).
   let shown = false;  // whether the frame being applied draws the revision the page shows
+  let framing = false;  // whether a socket's message is being applied (not an answer to a request)
   const STATUS = /<section id="[^"]*-status"[^>]*>/;
   document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
     held.clear();
     const message = evt.detail.message;
     shown = false;
     if (typeof message !== "string") return;
+    framing = true;
+    queueMicrotask(function () { framing = false; });  // (the message is applied in this task)
     const tag = STATUS.exec(message), page = document.querySelector("section.table-status[data-rev]");
     const rev = tag && / data-rev="(\d+)"/.exec(tag[0]);
     shown = !!(rev && page && rev[1] === page.dataset.rev && tag[0].indexOf("data-attrs-only") < 0);
-    if (shown) queueMicrotask(function () { shown = false; });  // (the frame is applied in this task)
+    if (shown) queueMicrotask(function () { shown = false; });
     for (const m of message.matchAll(/ id="([^"]+)" data-kept>/g)) {
       const live = document.getElementById(m[1]);
       if (live) held.set(m[1], live);
@@ -67,6 +70,20 @@
       if (target.getAttribute(n) !== v) target.setAttribute(n, v);
     });
   }
+  // What the player is typing in a box of an element a socket's frame replaces whole (the chat panel: it comes whole
+  // in a socket's first frame, on connect and on every reconnect) goes into the new box, which keeps the focus
+  // and the caret: the frame left an empty box, and the line being typed was lost.
+  let typing = null;  // {id, start, end} of the box that had the focus, given it back once the frame is in
+  function keepTyping(t, fragment) {
+    if (!t.querySelectorAll) return;
+    t.querySelectorAll("input[id]:not([type]), input[id][type=text], textarea[id]").forEach(function (box) {
+      const focused = document.activeElement === box;
+      const fresh = fragment.querySelector("#" + CSS.escape(box.id));
+      if (!fresh || (!box.value && !focused)) return;
+      fresh.value = box.value;
+      if (focused) typing = { id: box.id, start: box.selectionStart, end: box.selectionEnd };
+    });
+  }
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const t = evt.detail.target, fresh = evt.detail.fragment && evt.detail.fragment.firstElementChild;
     if (!t || !fresh) return;
@@ -75,6 +92,7 @@
       evt.detail.kept = true;  // (nothing to tell the board's scripts: oobAfterSwap)
       return;
     }
+    if (framing && !fresh.hasAttribute("data-attrs-only")) keepTyping(t, evt.detail.fragment);
     const board = t.closest && t.closest(".board");
     if (board && board !== t) settled.add(board);
     if (fresh.hasAttribute("data-attrs-only")) {
@@ -93,6 +111,12 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     held.clear();
     shown = false;
+    const box = typing && document.getElementById(typing.id);
+    if (box && document.activeElement !== box) {
+      box.focus({ preventScroll: true });
+      try { box.setSelectionRange(typing.start, typing.end); } catch (e) { /* a box without a caret */ }
+    }
+    typing = null;
     const waiting = Array.from(settled);
     settled.clear();
     waiting.forEach(function (el) {

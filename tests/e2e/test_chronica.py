@@ -6,7 +6,7 @@ import json
 import re
 
 from rules.chronica import encode_deck, starter_decks
-from tests.e2e.conftest import hear_frames, seq_of, shot, sign_up, unique, wait_for_frames, wait_for_seq
+from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
 
 
 def legal_moves(page) -> list[dict]:
@@ -192,31 +192,6 @@ def chronica_table(
         "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
     )
     return re.search(r"^table (\d+)$", out, re.M).group(1)
-
-
-def test_a_card_picked_before_the_socket_speaks_stays_picked(server, new_page):
-    """A table's socket sends the table as it is on connect (CONTRACTS §3), often a moment after the page has
-    come, and again on every reconnect. When the page already shows that revision, the frame leaves the board as
-    it is: the card the player picked meanwhile and the mode chosen for it stay (the frame replaced the board,
-    which undid them: a player on a slow line, or a socket that reconnects, lost the move being put together)."""
-    page = new_page(1280)
-    me = unique("cur")
-    sign_up(page, server, me)
-    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
-    pk = chronica_table(server, me, unique("cus"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
-    page.goto(f"{server.url}/tables/{pk}/")
-    page.wait_for_selector(".cu-prompt.mine")
-    page.wait_for_function("() => !!document.querySelector('.table-page').cardclubSocket")  # (open)
-    hear_frames(page)
-    page.click(".cu-hand [data-pick='moliere']")
-    page.click("[data-cu-mode=action]")
-    targets = page.locator(".cu-slot.target")
-    assert targets.count()
-    page.evaluate("() => document.querySelector('.table-page').cardclubSocket.wrapper.reconnect()")
-    wait_for_frames(page)  # (the reconnected socket's frame, handled)
-    assert targets.count(), "the frame on reconnect undid the card picked and its mode"
-    assert page.locator("[data-cu-mode=action]").is_visible()
-    assert not page.errors, page.errors
 
 
 def test_a_player_names_the_opponent_a_disgrace_hits(server, new_page):
