@@ -39,20 +39,18 @@
   // dropped), the frame's status and board are left as they are, so that what the player did on the board
   // meanwhile stays done: a card picked in Chronica's hand, the mode chosen for it (a frame replacing the board
   // undid them, a second or so after the page came on a slow line).
-  let shown = false;  // whether the frame being applied draws the revision the page shows
-  let framing = false;  // whether a socket's message is being applied (not an answer to a request)
+  // frame: the socket's message being applied, {shown: whether it draws the revision the page shows}; null
+  // while anything else is swapped (an answer to a request). A message is applied in the task that brings it.
+  let frame = null;
   const STATUS = /<section id="[^"]*-status"[^>]*>/;
   document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
     held.clear();
     const message = evt.detail.message;
-    shown = false;
     if (typeof message !== "string") return;
-    framing = true;
-    queueMicrotask(function () { framing = false; });  // (the message is applied in this task)
     const tag = STATUS.exec(message), page = document.querySelector("section.table-status[data-rev]");
     const rev = tag && / data-rev="(\d+)"/.exec(tag[0]);
-    shown = !!(rev && page && rev[1] === page.dataset.rev && tag[0].indexOf("data-attrs-only") < 0);
-    if (shown) queueMicrotask(function () { shown = false; });
+    frame = { shown: !!(rev && page && rev[1] === page.dataset.rev && tag[0].indexOf("data-attrs-only") < 0) };
+    queueMicrotask(function () { frame = null; });
     for (const m of message.matchAll(/ id="([^"]+)" data-kept>/g)) {
       const live = document.getElementById(m[1]);
       if (live) held.set(m[1], live);
@@ -87,12 +85,11 @@
   document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
     const t = evt.detail.target, fresh = evt.detail.fragment && evt.detail.fragment.firstElementChild;
     if (!t || !fresh) return;
-    if (shown && t.matches && t.matches("section.table-status, section.board")) {
+    if (frame && frame.shown && t.matches && t.matches("section.table-status, section.board")) {
       evt.detail.shouldSwap = false;  // (the page shows this revision: above)
       evt.detail.kept = true;  // (nothing to tell the board's scripts: oobAfterSwap)
       return;
     }
-    if (framing && !fresh.hasAttribute("data-attrs-only")) keepTyping(t, evt.detail.fragment);
     const board = t.closest && t.closest(".board");
     if (board && board !== t) settled.add(board);
     if (fresh.hasAttribute("data-attrs-only")) {
@@ -103,6 +100,7 @@
       return;
     }
     if (logOf(t)) return;  // (its lines are merged below)
+    if (frame) keepTyping(t, evt.detail.fragment);
     evt.detail.fragment.querySelectorAll("[data-kept]").forEach(function (stub) {
       const live = held.get(stub.id);
       if (live) stub.replaceWith(live); else broken();
@@ -110,7 +108,6 @@
   });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     held.clear();
-    shown = false;
     const box = typing && document.getElementById(typing.id);
     if (box && document.activeElement !== box) {
       box.focus({ preventScroll: true });

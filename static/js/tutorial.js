@@ -107,15 +107,16 @@
     guide.style.width = Math.min(352, document.documentElement.clientWidth - 16) + "px";
     return guide.offsetHeight;
   }
+  // The bubble's left edge at ``x`` (in the viewport), held on screen.
+  function onScreen(x) { return Math.max(8, Math.min(x, document.documentElement.clientWidth - guide.offsetWidth - 8)); }
   // The bubble's side for the page as scrolled now: below or above the target, whole on screen, lined up
   // with the target's left edge, its right edge or the screen's right edge, whichever covers the fewest of
-  // the buttons the step waits for (in that order when even, below first), with its place and that count;
-  // null when neither below nor above is whole on screen.
+  // the buttons the step waits for (in that order when even, below first): {top, left, covered}; null when
+  // neither below nor above is whole on screen.
   function side(target, buttons) {
     const r = target.getBoundingClientRect(), h = sized(), width = guide.offsetWidth, edge = roomTop();
-    const screen = document.documentElement.clientWidth;
-    const at = function (x) { return Math.max(8, Math.min(x, screen - width - 8)); };
-    const xs = [at(r.left), at(r.right - width), at(screen - width - 8)].filter(function (x, i, all) { return all.indexOf(x) === i; });
+    const xs = [onScreen(r.left), onScreen(r.right - width), onScreen(Infinity)]
+      .filter(function (x, i, all) { return all.indexOf(x) === i; });
     const boxes = buttons.filter(function (b) { return !target.contains(b); }).map(function (b) { return b.getBoundingClientRect(); });
     const covered = function (top, x) {
       return boxes.filter(function (q) {
@@ -124,25 +125,24 @@
     };
     const sides = [];
     xs.forEach(function (x) {
-      [{ below: true, top: r.bottom + 10 }, { below: false, top: r.top - 10 - h }].forEach(function (s) {
-        if (s.top >= edge && s.top + h <= window.innerHeight) sides.push({ below: s.below, top: s.top, left: x, covered: covered(s.top, x) });
+      [r.bottom + 10, r.top - 10 - h].forEach(function (top) {
+        if (top >= edge && top + h <= window.innerHeight) sides.push({ top: top, left: x, covered: covered(top, x) });
       });
     });
     return sides.length ? sides.reduce(function (best, s) { return s.covered < best.covered ? s : best; }) : null;
   }
-  // The bubble placed (side): beside its target where it can be; where neither side is whole on screen, below
-  // or above, whichever has more room, held on screen (it may cover part of the target, never leave it).
+  // The bubble placed on its side (side); where neither below nor above is whole on screen, on the one with
+  // more room, held on screen (it may cover part of the target, never leave the screen).
   function place(target, buttons) {
     let s = side(target, buttons);
     if (!s) {
       const r = target.getBoundingClientRect(), h = guide.offsetHeight, edge = roomTop();
       const below = window.innerHeight - r.bottom >= r.top - edge;
       const top = Math.max(edge, Math.min(below ? r.bottom + 10 : r.top - 10 - h, window.innerHeight - h));
-      s = { below: below, top: top, left: Math.max(8, Math.min(r.left, document.documentElement.clientWidth - guide.offsetWidth - 8)) };
+      s = { top: top, left: onScreen(r.left) };
     }
     guide.style.left = s.left + window.scrollX + "px";
     guide.style.top = s.top + window.scrollY + "px";
-    guide.classList.toggle("above", !s.below);
   }
 
   function render() {

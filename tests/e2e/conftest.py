@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shutil
 
 import pytest
@@ -193,8 +194,6 @@ def when_still(look: str) -> str:
 def open_two_player_table(server, host, guest, game: str, guest_name: str, **choices: str) -> str:
     """The host creates a 2-player table through the form (with any other <select> choices), the guest joins
     from the invite link, the host sees the guest arrive live and starts. Returns the table's URL."""
-    import re
-
     host.goto(f"{server.url}/games/{game}/new/")
     host.select_option("select[name=players]", "2")
     for name, value in choices.items():
@@ -212,6 +211,26 @@ def open_two_player_table(server, host, guest, game: str, guest_name: str, **cho
     return table_url
 
 
+def chronica_table(
+    server, me: str, *others: str, hand: tuple[str, ...], provinces: dict | None = None
+) -> str:
+    """A Chronica table of ``me`` (seat 0, to play, holding ``hand``) and ``others`` (made now), powers on."""
+    out = server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from tables import services; "
+        "from tests.rules.chronica.helpers import board; from tests.tables.positions import put_state; "
+        f"users = [User.objects.get(username={me!r})] + "
+        f"[User.objects.create_user(n, password='x-long-password-1') for n in {others!r}]; "
+        f"t = services.create_table(users[0], 'chronica', {len(others) + 1}, {{'powers': True}}); "
+        "[services.join_table(t.pk, u) for u in users[1:]]; "
+        "t = services.start_table(t.pk, users[0], seed=3); "
+        f"s = board(players={len(others) + 1}, hands={{0: {list(hand)!r}}}, provinces={provinces or {}!r}); "
+        "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
+    )
+    return re.search(r"^table (\d+)$", out, re.M).group(1)
+
+
 GAMES = tuple(registry.games())  # every game
 # The name a person may choose at most (accounts.forms.USERNAME_MAX), all in one word: the longest a page draws.
 LONG_NAME_LENGTH = 30
@@ -223,8 +242,6 @@ class Tour:
     ``visitor`` (a logged-out browser that watches), their table URLs and the list of ``pages()``."""
 
     def __init__(self, server, browser):
-        import re
-
         self.server = server
         self.browser = browser
         self.contexts = []

@@ -3,7 +3,7 @@ serious or critical violation (issue 15, point 3)."""
 
 import pytest
 
-from tests.e2e.conftest import visit
+from tests.e2e.conftest import chronica_table, sign_up, unique, visit
 
 GRAVE = {"serious", "critical"}
 
@@ -127,3 +127,31 @@ def test_cosplay_buttons_name_the_card_they_act_on(tour, as_player):
         b = buttons.nth(i)
         label = b.get_attribute("aria-label")
         assert label == b.get_attribute("data-label") and b.inner_text().strip() in label
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_chronica_move_being_put_together_has_no_serious_violation(server, new_page, width):
+    """While a card is picked, Chronica's slots are buttons (static/js/games/chronica.js): each named by what it
+    shows (its place, its cards, its badge), so that its name holds the words on it (label-content-name-mismatch
+    found the place alone: "Frontier 1" for a slot showing Alcuin and −4)."""
+    page = new_page(width, 844 if width == 390 else 800)
+    me = unique("cux")
+    sign_up(page, server, me)
+    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
+    pk = chronica_table(server, me, unique("cuy"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
+    page.goto(f"{server.url}/tables/{pk}/")
+    page.wait_for_selector(".cu-prompt.mine")
+    page.click(".cu-hand [data-pick='moliere']")
+    found = {"place": grave_violations(page)}
+    page.click("[data-cu-mode=action]")
+    page.wait_for_selector(".cu-slot.target .cu-badge:not(.pending)")  # (the honour each target would give)
+    found["action"] = grave_violations(page)
+    names = page.evaluate("() => [...document.querySelectorAll('.cu-slot.target')].map(s => s.textContent)")
+    assert any(name.startswith("Frontier 2, ") and "Alcuin" in name for name in names), names
+    page.locator(".cu-slot.target").first.click()
+    found["chosen"] = grave_violations(page)
+    page.keyboard.press("Escape")
+    assert (
+        page.locator("#t-sl1-1").get_attribute("aria-label") == "Frontier 2"
+    )  # (a slot again, named by its place)
+    assert not {k: v for k, v in found.items() if v}, found

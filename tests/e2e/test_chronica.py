@@ -6,7 +6,7 @@ import json
 import re
 
 from rules.chronica import encode_deck, starter_decks
-from tests.e2e.conftest import seq_of, shot, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import chronica_table, seq_of, shot, sign_up, unique, wait_for_seq
 
 
 def legal_moves(page) -> list[dict]:
@@ -172,26 +172,6 @@ def test_build_a_deck_bring_it_to_a_table_and_play(server, new_page):
         assert not p.errors, p.errors
     # The log shows the Action and the honour it cost or earned, on both sides.
     assert "sent" in alice.inner_text(".move-log") and "sent" in bob.inner_text(".move-log")
-
-
-def chronica_table(
-    server, me: str, *others: str, hand: tuple[str, ...], provinces: dict | None = None
-) -> str:
-    """A Chronica table of ``me`` (seat 0, to play, holding ``hand``) and ``others`` (made now), powers on."""
-    out = server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import User; from tables import services; "
-        "from tests.rules.chronica.helpers import board; from tests.tables.positions import put_state; "
-        f"users = [User.objects.get(username={me!r})] + "
-        f"[User.objects.create_user(n, password='x-long-password-1') for n in {others!r}]; "
-        f"t = services.create_table(users[0], 'chronica', {len(others) + 1}, {{'powers': True}}); "
-        "[services.join_table(t.pk, u) for u in users[1:]]; "
-        "t = services.start_table(t.pk, users[0], seed=3); "
-        f"s = board(players={len(others) + 1}, hands={{0: {list(hand)!r}}}, provinces={provinces or {}!r}); "
-        "s['options'] = dict(s['options'], powers=True); put_state(t, s); print('table', t.pk)",
-    )
-    return re.search(r"^table (\d+)$", out, re.M).group(1)
 
 
 def test_a_player_names_the_opponent_a_disgrace_hits(server, new_page):

@@ -5,8 +5,7 @@ the player is typing into a panel the frame replaces."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import hear_frames, sign_up, unique, wait_for_frames
-from tests.e2e.test_chronica import chronica_table
+from tests.e2e.conftest import chronica_table, hear_frames, sign_up, unique, wait_for_frames
 
 RECONNECT = "() => document.querySelector('.table-page').cardclubSocket.wrapper.reconnect()"
 OPEN = "() => !!document.querySelector('.table-page').cardclubSocket"

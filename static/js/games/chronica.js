@@ -126,6 +126,24 @@
     return word("justBuild");
   }
 
+  // A slot is named by its place ("Frontier 1": the board's aria-label). A slot that is a button while a move is
+  // put together is named by what it shows instead: its place (an empty slot's, drawn by the stylesheet; an
+  // occupied one's, in words a screen reader alone hears), its cards, its badge ("Frontier 2, Alcuin −4",
+  // "Frontier 3 Build"). A button's name holds the words a reader sees on it (WCAG 2.5.3), which an aria-label
+  // of its place alone did not.
+  function named(el) {
+    if (el.dataset.label === undefined) el.dataset.label = el.getAttribute("aria-label") || "";
+    const place = el.querySelector(":scope > .cu-place");
+    if (el.getAttribute("role") !== "button") {
+      el.setAttribute("aria-label", el.dataset.label);
+      if (place) place.remove();
+    } else {
+      el.removeAttribute("aria-label");
+      if (!place && !el.classList.contains("empty")) {
+        el.insertAdjacentHTML("afterbegin", '<span class="visually-hidden cu-place">' + esc(el.dataset.label) + ", </span>");
+      }
+    }
+  }
   function clear() {
     $$(".cu-slot").forEach((el) => {
       el.classList.remove("target", "attack", "helper", "chosen", "out-of-reach");
@@ -133,6 +151,7 @@
       el.setAttribute("role", "group"); // (its aria-label needs a role)
       const b = el.querySelector(".cu-badge");
       if (b) b.remove();
+      named(el);
     });
     $$(".cu-hand .cu-pick").forEach((el) => el.classList.remove("selected", "helper"));
   }
@@ -142,6 +161,7 @@
     el.classList.add(...classes);
     el.setAttribute("tabindex", "0");
     el.setAttribute("role", "button");
+    named(el);
     if (badge !== undefined) {
       const b = document.createElement("span");
       b.className = "cu-badge " + (badgeClass || "");
