@@ -231,6 +231,17 @@ def chronica_table(
     return re.search(r"^table (\d+)$", out, re.M).group(1)
 
 
+def seated_to_play_chronica(server, page) -> None:
+    """``page``'s person (signed up now) at a Chronica table of two, to play Molière (or the Donjon de Loches)
+    against a Palais des ducs de Bourgogne and Alcuin in the other seat's frontier; the page open on it."""
+    me = unique("cur")
+    sign_up(page, server, me)
+    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
+    pk = chronica_table(server, me, unique("cus"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
+    page.goto(f"{server.url}/tables/{pk}/")
+    page.wait_for_selector(".cu-prompt.mine")
+
+
 GAMES = tuple(registry.games())  # every game
 # The name a person may choose at most (accounts.forms.USERNAME_MAX), all in one word: the longest a page draws.
 LONG_NAME_LENGTH = 30

@@ -3,7 +3,7 @@ serious or critical violation (issue 15, point 3)."""
 
 import pytest
 
-from tests.e2e.conftest import chronica_table, sign_up, unique, visit
+from tests.e2e.conftest import seated_to_play_chronica, visit
 
 GRAVE = {"serious", "critical"}
 
@@ -135,12 +135,7 @@ def test_a_chronica_move_being_put_together_has_no_serious_violation(server, new
     shows (its place, its cards, its badge), so that its name holds the words on it (label-content-name-mismatch
     found the place alone: "Frontier 1" for a slot showing Alcuin and −4)."""
     page = new_page(width, 844 if width == 390 else 800)
-    me = unique("cux")
-    sign_up(page, server, me)
-    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
-    pk = chronica_table(server, me, unique("cuy"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
-    page.goto(f"{server.url}/tables/{pk}/")
-    page.wait_for_selector(".cu-prompt.mine")
+    seated_to_play_chronica(server, page)
     page.click(".cu-hand [data-pick='moliere']")
     found = {"place": grave_violations(page)}
     page.click("[data-cu-mode=action]")

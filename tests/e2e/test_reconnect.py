@@ -5,7 +5,7 @@ the player is typing into a panel the frame replaces."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import chronica_table, hear_frames, sign_up, unique, wait_for_frames
+from tests.e2e.conftest import hear_frames, seated_to_play_chronica, wait_for_frames
 
 RECONNECT = "() => document.querySelector('.table-page').cardclubSocket.wrapper.reconnect()"
 OPEN = "() => !!document.querySelector('.table-page').cardclubSocket"
@@ -13,12 +13,7 @@ OPEN = "() => !!document.querySelector('.table-page').cardclubSocket"
 
 def table_page(server, page) -> None:
     """``page``'s person at a Chronica table of two, to play, its socket open and its messages counted."""
-    me = unique("cur")
-    sign_up(page, server, me)
-    provinces = {1: {0: ("palais-des-ducs-de-bourgogne", None), 1: (None, "alcuin")}}
-    pk = chronica_table(server, me, unique("cus"), hand=("moliere", "donjon-de-loches"), provinces=provinces)
-    page.goto(f"{server.url}/tables/{pk}/")
-    page.wait_for_selector(".cu-prompt.mine")
+    seated_to_play_chronica(server, page)
     page.wait_for_function(OPEN)
     hear_frames(page)
 
