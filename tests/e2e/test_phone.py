@@ -2,9 +2,11 @@
 what they are answering, whose turn it is and the prompt; no page is wider than a phone; no two buttons overlap.
 And names of any length fit (point 2). Screenshots of every table page at both widths go to artifacts/."""
 
+import re
+
 import pytest
 
-from tests.e2e.conftest import GAMES, LONG_NAME_LENGTH, shot, visit, when_still
+from tests.e2e.conftest import GAMES, LONG_NAME_LENGTH, shot, sign_up, unique, visit, when_still
 
 PHONE = (390, 844)
 
@@ -204,3 +206,33 @@ def test_cosplay_attach_buttons_stay_within_their_card(tour, as_player, width):
             assert not overlaps
             return
     raise AssertionError("the board never held the drawn slots")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_table_waiting_for_players_shows_its_title_first(server, new_page, width):
+    """On a phone a table being played puts its title after the board; a table waiting for players has no
+    board, and its title (the game, the table's number, its options, the rules) stays on top, above who sits
+    there, not below the chat. Once the game starts, the board comes first."""
+    host = new_page(width, 844)
+    sign_up(host, server, unique("host"))
+    host.goto(f"{server.url}/games/cosmic_crowns/new/")
+    host.select_option("select[name=players]", "2")
+    host.click("form.card-form button")
+    host.wait_for_url(re.compile(r"/tables/\d+/$"))
+    tops = "() => ['.table-head h1', '.table-status', '.chat-panel', '.board'].map(s => document.querySelector(s).getBoundingClientRect().top)"
+    title, status, chat, _board = host.evaluate(tops)
+    assert 0 <= title < status < chat, (title, status, chat)
+    shot(host, f"phone-open-table-{width}")
+    guest = new_page(width, 844)
+    sign_up(guest, server, unique("guest"))
+    guest.goto(host.url)
+    with guest.expect_navigation():
+        guest.click("text=Join this table")
+    with host.expect_navigation():
+        host.click("button:has-text('Start')")
+    host.wait_for_selector(".cc-board")
+    title, status, _chat, board = host.evaluate(tops)
+    if width == PHONE[0]:
+        assert status < board < title, (status, board, title)  # the board first, the title after it
+    else:
+        assert title < status < board, (title, status, board)
