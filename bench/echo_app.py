@@ -10,7 +10,11 @@ calls bench/live.py makes, in the shapes of CONTRACTS.md §2 and §3, so the sam
 - POST /api/tables/<id>/moves {"move", "seq"} -> 409 for a stale seq, 403 out of turn, else bumps the seq,
   group_sends a ~6 KB frame (HTML with data-seq in a status section, as the site's) to the group
   "table-<id>", and answers 200 {"seq"}.
-- WebSocket /ws/tables/<id>/ joins that group, sends the current frame, then forwards every frame.
+- WebSocket /ws/tables/<id>/ joins that group, sends the current frame, then forwards every frame. The
+  table's Nth socket is seat N (bench/live.py opens them in seat order); a seat's frame carries a move
+  button (``data-move``) while it is that seat's turn, and a move sent over its socket, ``{"move", "seq"}``,
+  bumps the seq and sends each seat its own frame, as the site does (bench/live.py's part F: the stack's
+  floor beside the peer), or tells that socket alone ``data-refused="409"``.
 
 Not a benchmark itself (`make bench` skips it); bench/live.py serves it with
 `daphne -b 127.0.0.1 -p PORT echo_app:application` from this folder.
@@ -18,7 +22,9 @@ Not a benchmark itself (`make bench` skips it); bench/live.py serves it with
 
 from __future__ import annotations
 
+import html
 import json
+import os
 import re
 
 import django
@@ -37,7 +43,7 @@ from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
-FRAME_BYTES = 6000
+FRAME_BYTES = int(os.environ.get("ECHO_FRAME_BYTES", "6000"))  # (a frame's size; 6000 by default)
 FILLER = '<div class="card" data-card="filler"></div>\n'
 
 
@@ -48,15 +54,25 @@ class EchoTable:
         self.seats = [creator]
         self.seq = 0
         self.group = f"table-{table_id}"
+        self.sockets = (
+            0  # sockets connected so far: the Nth is seat N % players (the client opens them in order)
+        )
 
-    def frame(self) -> str:
+    def frame(self, seat: int | None = None) -> str:
+        """The table's frame; for ``seat`` (a socket's own), with a move button when it is that seat's turn."""
         head = (
             f'<section id="table-{self.id}-status" class="table-status" hx-swap-oob="true" '
             f'data-seq="{self.seq}" data-status="playing">seq {self.seq}</section>\n'
             f'<section id="table-{self.id}-board" class="board" hx-swap-oob="true">\n'
         )
+        if seat is not None and seat == self.seq % self.players:
+            move = html.escape(json.dumps({"type": "play", "card": f"echo-{self.seq}"}))
+            head += f'<button data-move="{move}">play</button>\n'
         body = FILLER * ((FRAME_BYTES - len(head)) // len(FILLER))
         return head + body + "</section>\n"
+
+    def seat_group(self, seat: int) -> str:
+        return f"{self.group}-s{seat}"
 
     def message(self) -> dict:
         """The group message that carries the table's current frame to its sockets."""
@@ -165,14 +181,36 @@ class EchoConsumer(AsyncWebsocketConsumer):
         if table is None:
             await self.close(code=4404)
             return
-        self.group = table.group
+        self.table, self.seat = table, table.sockets % table.players
+        table.sockets += 1
+        self.group, self.own = table.group, table.seat_group(self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.own, self.channel_name)
         await self.accept()
-        await self.send(text_data=table.frame())
+        await self.send(text_data=table.frame(self.seat))
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.own, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """A move over the socket ({"move", "seq"}, as the site takes one): the seq bumped and each seat sent
+        its own frame (as the site sends each seat's), or this socket alone told of the refusal."""
+        table = self.table
+        try:
+            seq = json.loads(text_data)["seq"]
+        except (TypeError, ValueError, KeyError):
+            seq = None
+        if seq != table.seq or self.seat != table.seq % table.players:
+            await self.send(text_data='<p data-refused="409">stale seq or not your turn</p>')
+            return
+        table.seq += 1
+        layer = self.channel_layer
+        for seat in range(table.players):
+            await layer.group_send(
+                table.seat_group(seat), {"type": "table.frame", "frame": table.frame(seat)}
+            )
 
     async def table_frame(self, event):
         await self.send(text_data=event["frame"])

@@ -39,6 +39,9 @@ What it does, in order:
          its server's CPU from /proc. Printed side by side with the site: moves/s, server CPU per move
          (ms, utime + stime over the window / moves), p50/p95/p99, errors, median bytes per seat per move,
          and site/peer ratios; with the saturation search, the peer's own ladder (25, 50, 100, ...) too.
+         With the site's moves over the socket, the echo app's too ("echo ws", run right after the site:
+         each move sent over the mover's socket, the seq bumped and each seat sent its own ~6 KB frame, no
+         Django work at all), with its ratios to the peer: what daphne + Channels alone spend on a move.
   E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 11, flushed before and
          after; WORKER_IN_PROCESS=false). First, at each of --rates, the same load on a daphne of the
          embedded default (SQLite, in-memory layer: a fresh one beside it) and on a daphne of PostgreSQL +
@@ -923,7 +926,9 @@ PEER_HEADER = (
 )
 
 
-def print_peer_pair(site: Stats, peer: PeerRun) -> None:
+def print_peer_pair(site: Stats, peer: PeerRun, echo: Stats | None = None) -> None:
+    """The site's row, the peer's, their ratios; with ``echo`` (the echo app's moves over the socket), its row
+    and its ratios to the peer: what daphne + Channels spend on a move with no work of the site's."""
     p = peer.figures
     site_bytes = percentile(site.frame_sizes, 50)
     print(
@@ -944,6 +949,19 @@ def print_peer_pair(site: Stats, peer: PeerRun) -> None:
         f"{ratio(site_bytes, p.get('frame_bytes')):>10}",
         flush=True,
     )
+    if echo is not None:
+        echo_bytes = percentile(echo.frame_sizes, 50)
+        print(
+            f"{'':<8}{'echo ws':<10}{echo.achieved:>7.1f}{fmt(echo.cpu_ms_per_move, '.1f'):>10}"
+            f"{fmt(echo.ms(50)):>8}{fmt(echo.ms(95)):>8}{fmt(echo.ms(99)):>8}{echo.errors:>7}{fmt(echo_bytes):>10}"
+        )
+        print(
+            f"{'':<8}{'echo/bgio':<10}{ratio(echo.achieved, p.get('moves_per_s')):>7}"
+            f"{ratio(echo.cpu_ms_per_move, p.get('cpu_ms_per_move')):>10}{ratio(echo.ms(50), p.get('p50_ms')):>8}"
+            f"{ratio(echo.ms(95), p.get('p95_ms')):>8}{ratio(echo.ms(99), p.get('p99_ms')):>8}{'':>7}"
+            f"{ratio(echo_bytes, p.get('frame_bytes')):>10}",
+            flush=True,
+        )
 
 
 def print_peer_targets(pairs: dict, tables: int, saturation: tuple | None) -> None:
@@ -951,7 +969,7 @@ def print_peer_targets(pairs: dict, tables: int, saturation: tuple | None) -> No
     if tables != 25 or 50 not in pairs:
         print("  not measured in this run (needs --tables 25 and 50 among --rates)")
     else:
-        site, peer = pairs[50]
+        site, peer, _echo = pairs[50]
         p = peer.figures
         for label, mine, theirs, bound in (
             ("server CPU per move", site.cpu_ms_per_move, p.get("cpu_ms_per_move"), 3),
@@ -1027,6 +1045,10 @@ async def local_part(args, tmp: pathlib.Path) -> None:
     )
     echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
     echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
+    # (part F: the echo app with its moves over the socket, as the site's: daphne + Channels and nothing else)
+    echo_ws = None
+    if args.moves == "socket" and not args.no_peer:
+        echo_ws = await open_app("echo ws", [echo_server], echo_players, "sessionid", args, socket_moves=True)
     floor = await open_app("floor", [floor_server], echo_players, "sessionid", args)
     try:
         if not args.skip_idle:
@@ -1065,7 +1087,8 @@ async def local_part(args, tmp: pathlib.Path) -> None:
             pairs[rate] = (s, e)
             floors[rate] = f
             if why_no_peer is None:
-                against[rate] = (s, await asyncio.to_thread(peer_run, args.tables, rate, args.duration))
+                w = await run_phase(echo_ws, rate, args.duration) if echo_ws is not None else None
+                against[rate] = (s, await asyncio.to_thread(peer_run, args.tables, rate, args.duration), w)
         print_targets(pairs, args.tables)
         moved = "over the socket" if site.socket_moves else "posted over HTTP"
         if why_no_peer is None:
@@ -1075,8 +1098,8 @@ async def local_part(args, tmp: pathlib.Path) -> None:
                 f"the peer's server runs while the site's idles (load average {os.getloadavg()[0]:.2f})"
             )
             print(PEER_HEADER)
-            for s, peer in against.values():
-                print_peer_pair(s, peer)
+            for s, peer, w in against.values():
+                print_peer_pair(s, peer, w)
         else:
             print(f"\nF. Against boardgame.io: skipped ({why_no_peer})")
 
@@ -1120,8 +1143,9 @@ async def local_part(args, tmp: pathlib.Path) -> None:
         elif why_no_peer is None:
             print_peer_targets(against, args.tables, None)
     finally:
-        for app in (site, floor, echo):
-            await app.close()
+        for app in (site, floor, echo, echo_ws):
+            if app is not None:
+                await app.close()
         for server in (site_server, floor_server, echo_server):
             server.stop()
 

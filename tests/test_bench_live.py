@@ -1,5 +1,6 @@
 """The live benchmark's smoke run: the three apps (site, floor, echo) come up, take moves and push frames,
-and the table prints; with node and npm on the machine, the boardgame.io peer runs beside them."""
+and the table prints; with node and npm on the machine, the boardgame.io peer runs beside them, and so does
+the echo app taking its moves over the socket."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ PEER_ROWS = re.compile(
     r"\s+bgio\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\n"
     r"\s+site/bgio\s",
     re.M,
+)
+# The echo app with its moves over the socket beside the peer: what daphne + Channels spend with no work.
+ECHO_ROWS = re.compile(
+    r"^\s+echo ws\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\n\s+echo/bgio\s", re.M
 )
 ROW = re.compile(r"^(\d+)/s\s+(site|floor|echo)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s", re.M)
 
@@ -46,5 +51,9 @@ def test_the_quick_live_bench_measures_the_three_apps():
         peer_rate, peer_cpu, peer_bytes = float(row[9]), float(row[10]), int(row[15])
         assert site_rate > 0 and peer_rate > 0, stdout
         assert site_cpu > 0 and peer_cpu > 0 and site_bytes > 0 and peer_bytes > 0, stdout
-    # the site's moves went over the sockets: none was refused
+    echoes = ECHO_ROWS.findall(stdout)
+    assert len(echoes) == 2, stdout
+    for rate, cpu, _p50, _p95, _p99, errors, size in echoes:
+        assert float(rate) > 0 and float(cpu) > 0 and int(errors) == 0 and int(size) > 0, stdout
+    # the site's and the echo app's moves went over the sockets: none was refused
     assert "socket move refused" not in stdout, stdout
