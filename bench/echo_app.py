@@ -25,19 +25,29 @@ from __future__ import annotations
 import html
 import json
 import os
+import pathlib
 import re
+import sys
 
 import django
 from django.conf import settings
 
+# ECHO_AS_SITE=1: the sockets served as the site serves its own (bench/live.py's "echo ws", the stack's floor
+# beside the peer): the site's in-memory layer (config.layers: its sweep once a second) and no database
+# connection check per message (as tables.consumers.NoConnectionCheckPerMessage). Else Channels' own, as
+# issue #11's yardstick has always been.
+AS_SITE = os.environ.get("ECHO_AS_SITE") == "1"
+if AS_SITE:
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))  # (config, the project's)
+LAYER = "config.layers.InMemoryChannelLayer" if AS_SITE else "channels.layers.InMemoryChannelLayer"
+
 if not settings.configured:
     settings.configure(
-        DEBUG=False,
-        INSTALLED_APPS=["channels"],
-        CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}},
+        DEBUG=False, INSTALLED_APPS=["channels"], CHANNEL_LAYERS={"default": {"BACKEND": LAYER}}
     )
     django.setup()
 
+from channels.consumer import get_handler_name  # noqa: E402
 from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.layers import get_channel_layer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -54,9 +64,7 @@ class EchoTable:
         self.seats = [creator]
         self.seq = 0
         self.group = f"table-{table_id}"
-        self.sockets = (
-            0  # sockets connected so far: the Nth is seat N % players (the client opens them in order)
-        )
+        self.sockets = 0  # sockets connected so far: the Nth is seat N (the client opens them in order)
 
     def frame(self, seat: int | None = None) -> str:
         """The table's frame; for ``seat`` (a socket's own), with a move button when it is that seat's turn."""
@@ -176,6 +184,12 @@ async def http_app(scope, receive, send):
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
+    if AS_SITE:
+
+        async def dispatch(self, message):
+            """Each message handled on the spot: there is no database here to check a connection to."""
+            await getattr(self, get_handler_name(message))(message)
+
     async def connect(self):
         table = TABLES.get(self.scope["url_route"]["kwargs"]["table_id"])
         if table is None:

@@ -39,9 +39,10 @@ What it does, in order:
          its server's CPU from /proc. Printed side by side with the site: moves/s, server CPU per move
          (ms, utime + stime over the window / moves), p50/p95/p99, errors, median bytes per seat per move,
          and site/peer ratios; with the saturation search, the peer's own ladder (25, 50, 100, ...) too.
-         With the site's moves over the socket, the echo app's too ("echo ws", run right after the site:
-         each move sent over the mover's socket, the seq bumped and each seat sent its own ~6 KB frame, no
-         Django work at all), with its ratios to the peer: what daphne + Channels alone spend on a move.
+         With the site's moves over the socket, the echo app's too ("echo ws", on a daphne of its own, run
+         right after the site: each move sent over the mover's socket, the seq bumped and each seat sent its
+         own ~6 KB frame, the sockets served as the site's are, its channel layer and its dispatch, and no
+         other work), with its ratios to the peer: what daphne + Channels spend on a move as the site uses them.
   E      PostgreSQL + Redis (a fresh database, created and dropped; Redis db 11, flushed before and
          after; WORKER_IN_PROCESS=false). First, at each of --rates, the same load on a daphne of the
          embedded default (SQLite, in-memory layer: a fresh one beside it) and on a daphne of PostgreSQL +
@@ -1046,9 +1047,20 @@ async def local_part(args, tmp: pathlib.Path) -> None:
     echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
     echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
     # (part F: the echo app with its moves over the socket, as the site's: daphne + Channels and nothing else)
-    echo_ws = None
+    # (its own daphne: the echo app's sockets served as the site serves its own, ECHO_AS_SITE in bench/echo_app.py)
+    echo_ws = echo_ws_server = None
     if args.moves == "socket" and not args.no_peer:
-        echo_ws = await open_app("echo ws", [echo_server], echo_players, "sessionid", args, socket_moves=True)
+        echo_ws_server = await asyncio.to_thread(
+            Server,
+            "echo ws daphne",
+            "echo_app:application",
+            BENCH,
+            {**echo_env, "ECHO_AS_SITE": "1"},
+            tmp / "echo-ws.log",
+        )
+        echo_ws = await open_app(
+            "echo ws", [echo_ws_server], echo_players, "sessionid", args, socket_moves=True
+        )
     floor = await open_app("floor", [floor_server], echo_players, "sessionid", args)
     try:
         if not args.skip_idle:
@@ -1146,8 +1158,9 @@ async def local_part(args, tmp: pathlib.Path) -> None:
         for app in (site, floor, echo, echo_ws):
             if app is not None:
                 await app.close()
-        for server in (site_server, floor_server, echo_server):
-            server.stop()
+        for server in (site_server, floor_server, echo_server, echo_ws_server):
+            if server is not None:
+                server.stop()
 
 
 def load_note() -> str:
