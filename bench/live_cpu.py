@@ -29,7 +29,9 @@ handed to the loop); and "loop" (the event loop: the sends through the channel l
 forwarding their frames: what daphne's loop does besides its network). Then the queries per move (on the
 move's thread) and the frame parts drawn per move. --badges: each player also has the "Your turn" badge's
 socket open (/ws/notifications/, on every page of the site), so that a move whose turn changes renders and
-sends the badges of the people concerned (counted in "rest").
+sends the badges of the people concerned (counted in "rest"). --out-of-sight K: the last K seats' pages of every
+table say they are out of sight (a tab behind another: ``{"visible":false}``, tables.consumers), so that
+their frames are not drawn; a move is done once the others have theirs.
 
 --profile FILE: then --moves more socket moves per game played on the main thread alone (the socket's
 message handed to ``tables.socket_moves.play`` as the consumer hands it, the frames rendered for 4 listening
@@ -61,6 +63,13 @@ parser.add_argument(
 )
 parser.add_argument(
     "--badges", action="store_true", help="socket moves: each player also has a page's badge socket open"
+)
+parser.add_argument(
+    "--out-of-sight",
+    type=int,
+    default=0,
+    choices=range(4),
+    help="socket moves: this many of each table's 4 pages say they are out of sight (another tab in front)",
 )
 parser.add_argument("--profile", help="save a cProfile of the socket moves' thread to this file")
 parser.add_argument("--tree", default=str(pathlib.Path(__file__).resolve().parent.parent), help="checkout")
@@ -276,6 +285,10 @@ class SocketTable:
     async def connect(self):
         for seat, player in self.seats.items():
             self.sockets[seat] = await open_socket(f"/ws/tables/{self.id}/", player)
+        self.in_sight = list(self.sockets.values())[: SEATS - args.out_of_sight]
+        for socket in list(self.sockets.values())[SEATS - args.out_of_sight :]:
+            await socket.send_to(text_data='{"visible":false}')
+            assert await socket.receive_nothing(timeout=0.05)  # (taken, and answered by nothing)
 
     async def close(self):
         for socket in self.sockets.values():
@@ -349,7 +362,7 @@ async def measure_sockets(game: str, players: list[Player], rnd: random.Random) 
         played = tally.play
         start_cpu = time.process_time()
         await table.sockets[seat].send_to(text_data=json.dumps({"move": move, "seq": seq}))
-        for socket in table.sockets.values():
+        for socket in table.in_sight:
             frame = await socket.receive_from(timeout=30)
             if "data-refused" in frame:
                 raise SystemExit(
@@ -400,7 +413,8 @@ def main():
                 f"{r['queries']:>9.1f}{drawn:>13}"
             )
     if args.via in ("socket", "both"):
-        print("Moves over the table socket, frames sent to the 4 seats' sockets (ms of CPU per move):")
+        away = f", {args.out_of_sight} of them out of sight" if args.out_of_sight else ""
+        print(f"Moves over the table socket, frames sent to the 4 seats' sockets{away} (ms of CPU per move):")
         print(
             f"{'game':<15}{'CPU ms':>8}{'service':>9}{'frames':>8}{'rest':>7}{'loop':>7}{'queries':>9}"
             f"{'parts drawn':>13}"

@@ -2,7 +2,11 @@
 
 Each socket joins its viewer's group in its language (``tables.live``): its seat's, or the spectators'.
 After a change, the process that made it renders each (viewer, language) frame once and sends it there;
-the socket forwards it as it is. The database is read only on connect and when the socket's person takes
+the socket forwards it as it is. A page out of sight (another tab, a phone put away) says so over its
+socket, ``{"visible":false}`` (``static/js/site.js``): the socket leaves its group, so that a frame nobody
+would see is not drawn for it (a viewer's frame is drawn only for a group with a socket in it), and nothing
+reaches it but the end of its session; ``{"visible":true}`` brings it back, sent the table as it is then (its
+chat included), as on a reconnect. The database is read only on connect and when the socket's person takes
 or leaves a seat, and, on Redis, in one query every few seconds per process, which makes up for
 a table's last frame lost on the way (``tables.catch_up``: a socket behind is sent the table as it is now).
 """
@@ -72,6 +76,11 @@ def current_frame(table_id: int, user, lang: str) -> tuple[str, int, str] | None
     return live.viewer_key(snapshot.viewer_of(user)), table.revision, frame
 
 
+# The two messages a page sends of itself as it goes out of sight and comes back (exactly these: any other
+# message is a move, tables.socket_moves).
+VISIBILITY = {'{"visible":false}': False, '{"visible":true}': True}
+
+
 def seat_key(table_id: int, user_id: int | None) -> str:
     from tables.models import Seat
 
@@ -106,6 +115,7 @@ class TableConsumer(
     watching: bool = False  # counted among the table's spectators (accounts.presence)
     hidden: frozenset = frozenset()  # the people this socket's person blocked: their chat is not shown
     checked: int = -1  # the table's revision as the last check read it (``tables.catch_up``)
+    out_of_sight: bool = False  # its page said it is out of sight: no group, no frames until it is back
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -177,19 +187,34 @@ class TableConsumer(
         await self.count_watching()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told."""
+        """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told. Or
+        its page going out of sight or coming back (``VISIBILITY``)."""
+        if text_data in VISIBILITY:
+            await self.in_sight(VISIBILITY[text_data])
+            return
         refusal = await database_sync_to_async(socket_moves.play)(
             self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
         )
         if refusal is not None:
             await self.send(text_data=refusal)
 
+    async def in_sight(self, visible: bool) -> None:
+        """Its page went out of sight: leave the group (its viewer's frames are drawn no more unless another
+        socket listens there). Back in sight: join it again and send the table as it is now."""
+        if visible != self.out_of_sight:
+            return  # (already so)
+        self.out_of_sight = not visible
+        if self.out_of_sight:
+            await self.leave()
+        else:
+            await self.resend()
+
     async def blocks_changed(self, event):
         """This socket's person blocked or unblocked someone (accounts.blocks): whose chat to leave out."""
         self.hidden = frozenset(event["blocked"])
 
     async def table_frame(self, event):
-        if event["revision"] <= self.revision:
+        if self.out_of_sight or event["revision"] <= self.revision:
             return  # this socket already shows the table as it is at that revision, or later
         if live.key_of(self.user_id, event["seats"]) != self.key:
             # This person took or left a seat: follow them to their new group and read the table anew.
@@ -208,7 +233,7 @@ class TableConsumer(
 
     async def table_check(self, event):
         """A check found this socket behind its table's revision (``tables.catch_up``): send it the table as it is."""
-        if event["revision"] > self.revision:
+        if event["revision"] > self.revision and not self.out_of_sight:
             await self.resend()
 
     async def resend(self) -> None:
@@ -220,7 +245,7 @@ class TableConsumer(
     async def table_chat(self, event):
         """A chat line, rendered once per language and sent to every viewer group but muted seats (and not
         shown to a person who blocked its author)."""
-        if event["key"] == self.key and event.get("author") not in self.hidden:
+        if event["key"] == self.key and event.get("author") not in self.hidden and not self.out_of_sight:
             await self.send(text_data=event["html"])
 
 

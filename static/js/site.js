@@ -157,6 +157,18 @@
   // the socket answers with the frame every seat gets, or with a refusal for this socket alone.
   document.body.addEventListener("htmx:wsOpen", function (evt) {
     evt.target.cardclubSocket = { raw: evt.detail.event.target, wrapper: evt.detail.socketWrapper };
+    if (document.visibilityState === "hidden" && evt.target.matches(".table-page")) tellSight(evt.target);
+  });
+  // A page out of sight (another tab in front, a phone put away) asks its table's socket for no frames until
+  // it is back in sight; then the socket sends the table as it is (tables/consumers.py: frames nobody would
+  // see are not drawn). The "Your turn" badge, the tab's title and the push notifications come otherwise.
+  function tellSight(host) {
+    const socket = host.cardclubSocket;
+    if (!socket || socket.raw.readyState !== WebSocket.OPEN) return;
+    socket.raw.send(JSON.stringify({ visible: document.visibilityState !== "hidden" }));
+  }
+  document.addEventListener("visibilitychange", function () {
+    document.querySelectorAll(".table-page[ws-connect]").forEach(tellSight);
   });
   // The seq the page shows: its board section's data-seq (the one place that holds it, for every script).
   function seqOf(el) {

@@ -245,3 +245,54 @@ async def test_a_seat_reads_in_the_language_its_person_chose_and_the_movers_answ
     assert page == frame_pages.page_of(answer.content.decode())
     assert f"{mover.username} a joué" in frame and 'lang="fr"' in page
     await tab.disconnect()
+
+
+async def test_a_page_out_of_sight_gets_no_frame_and_none_is_drawn_for_it(alice, bob):
+    """A page out of sight (another tab in front) says so over its socket: no frame is drawn for its viewer
+    while it is away unless another socket of that viewer listens, nothing reaches it, and back in sight it is
+    sent the table as it is then, once."""
+    table = await setup_game(alice, bob)
+    alice_cookie, bob_cookie = await session_cookie(alice), await session_cookie(bob)
+    (alice_tab,) = await open_sockets(table.pk, [alice_cookie])
+    bob_hidden, bob_shown = await open_sockets(table.pk, [bob_cookie, bob_cookie])
+    (watcher,) = await open_sockets(table.pk, [None])
+    await alice_tab.send_to(text_data='{"visible":false}')
+    await watcher.send_to(text_data='{"visible":false}')
+    await bob_hidden.send_to(text_data='{"visible":false}')
+    await bob_hidden.send_to(text_data='{"visible":false}')  # (said twice: the same)
+    for comm in (alice_tab, watcher, bob_hidden):
+        assert await comm.receive_nothing(timeout=0.1)  # (no answer, no refusal)
+
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    before = rendering.render_count
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
+    assert rendering.render_count - before == 1  # bob's seat alone: his other tab is in sight
+    assert 'data-seq="1"' in await bob_shown.receive_from(timeout=20)
+    for comm in (alice_tab, watcher, bob_hidden):
+        assert await comm.receive_nothing(timeout=0.2)
+
+    # Back in sight: the table as it is now, whole, with the chat; then every frame as before.
+    for comm in (alice_tab, watcher):
+        await comm.send_to(text_data='{"visible":true}')
+        back = await comm.receive_from(timeout=20)
+        assert 'data-seq="1"' in back and f'id="table-{table.pk}-chat"' in back
+        assert await comm.receive_nothing(timeout=0.1)
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 1)
+    for comm in (alice_tab, watcher, bob_shown):
+        assert 'data-seq="2"' in await comm.receive_from(timeout=20)
+    assert await bob_hidden.receive_nothing(timeout=0.2)
+    for comm in (alice_tab, watcher, bob_hidden, bob_shown):
+        await comm.disconnect()
+
+
+async def test_a_message_other_than_the_two_visibility_ones_is_a_move(alice, bob):
+    """Only the page's own two messages are taken as its visibility; anything else is judged as a move."""
+    table = await setup_game(alice, bob)
+    (tab,) = await open_sockets(table.pk, [await session_cookie(alice)])
+    await tab.send_to(text_data='{"visible": false}')
+    assert 'data-refused="400"' in await tab.receive_from(timeout=20)
+    _, seat, move, _ = await sync_to_async(first_legal)(table.pk)
+    await sync_to_async(services.play_move)(table.pk, [alice, bob][seat], move, 0)
+    assert 'data-seq="1"' in await tab.receive_from(timeout=20)  # (still in sight, still sent frames)
+    await tab.disconnect()
