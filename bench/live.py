@@ -1046,8 +1046,8 @@ async def local_part(args, tmp: pathlib.Path) -> None:
     )
     echo_players = [Player(f"echo{n}", f"echo-token-{n}", "") for n in range(SEATS)]
     echo = await open_app("echo", [echo_server], echo_players, "sessionid", args)
-    # (part F: the echo app with its moves over the socket, as the site's: daphne + Channels and nothing else)
-    # (its own daphne: the echo app's sockets served as the site serves its own, ECHO_AS_SITE in bench/echo_app.py)
+    # (part F: the echo app taking its moves over the socket on a daphne of its own, its sockets served as the
+    # site serves its own: ECHO_AS_SITE in bench/echo_app.py; daphne + Channels and nothing else)
     echo_ws = echo_ws_server = None
     if args.moves == "socket" and not args.no_peer:
         echo_ws_server = await asyncio.to_thread(

@@ -215,7 +215,7 @@ class TableConsumer(
 
     async def table_frame(self, event):
         if self.out_of_sight or event["revision"] <= self.revision:
-            return  # this socket already shows the table as it is at that revision, or later
+            return  # out of sight (a frame sent before it left), or it shows that revision or a later one
         if live.key_of(self.user_id, event["seats"]) != self.key:
             # This person took or left a seat: follow them to their new group and read the table anew.
             await self.resend()
