@@ -42,12 +42,12 @@ def test_a_page_out_of_sight_is_sent_the_table_when_it_comes_back(server, new_pa
     host.wait_for_selector(".cc-prompt.mine")
 
     guest.evaluate(SIGHT, "hidden")
-    guest.wait_for_timeout(300)  # (the message on its way)
+    guest.wait_for_timeout(1000)  # (the message on its way, and taken: the socket leaves its group)
     start = seq_of(host)
     heard = guest.evaluate("() => window.tableHeard")
     play_one(host)
     wait_for_seq(host, start + 1)
-    guest.wait_for_timeout(800)
+    guest.wait_for_timeout(1000)
     assert guest.evaluate("() => window.tableHeard") == heard, "a frame reached a page out of sight"
     assert seq_of(guest) == start
 
