@@ -205,9 +205,11 @@ class TableConsumer(
             return  # (already so)
         self.out_of_sight = not visible
         if self.out_of_sight:
+            checks.discard(self)  # (nothing to make up for while it gets nothing)
             await self.leave()
         else:
             await self.resend()
+            checks.add(self)
 
     async def blocks_changed(self, event):
         """This socket's person blocked or unblocked someone (accounts.blocks): whose chat to leave out."""
@@ -233,7 +235,7 @@ class TableConsumer(
 
     async def table_check(self, event):
         """A check found this socket behind its table's revision (``tables.catch_up``): send it the table as it is."""
-        if event["revision"] > self.revision and not self.out_of_sight:
+        if event["revision"] > self.revision:
             await self.resend()
 
     async def resend(self) -> None:

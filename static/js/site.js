@@ -159,13 +159,17 @@
     evt.target.cardclubSocket = { raw: evt.detail.event.target, wrapper: evt.detail.socketWrapper };
     if (document.visibilityState === "hidden" && evt.target.matches(".table-page")) tellSight(evt.target);
   });
+  // The socket of the page's element ``host`` (its ws-connect) while it is open, else null.
+  function openSocket(host) {
+    const socket = host && host.cardclubSocket;
+    return socket && socket.raw.readyState === WebSocket.OPEN ? socket : null;
+  }
   // A page out of sight (another tab in front, a phone put away) asks its table's socket for no frames until
   // it is back in sight; then the socket sends the table as it is (tables/consumers.py: frames nobody would
   // see are not drawn). The "Your turn" badge, the tab's title and the push notifications come otherwise.
   function tellSight(host) {
-    const socket = host.cardclubSocket;
-    if (!socket || socket.raw.readyState !== WebSocket.OPEN) return;
-    socket.raw.send(JSON.stringify({ visible: document.visibilityState !== "hidden" }));
+    const socket = openSocket(host);
+    if (socket) socket.raw.send(JSON.stringify({ visible: document.visibilityState !== "hidden" }));
   }
   document.addEventListener("visibilitychange", function () {
     document.querySelectorAll(".table-page[ws-connect]").forEach(tellSight);
@@ -189,9 +193,9 @@
   document.body.addEventListener("htmx:beforeRequest", function (evt) {
     const el = evt.detail.elt, config = evt.detail.requestConfig;
     if (!el || !el.dataset || !el.dataset.move || !config || config.verb !== "post") return;
-    const host = el.closest("[ws-connect]"), socket = host && host.cardclubSocket;
+    const socket = openSocket(el.closest("[ws-connect]"));
     const move = config.parameters.move, seq = config.parameters.seq;
-    if (!socket || socket.raw.readyState !== WebSocket.OPEN || typeof move !== "string") return;
+    if (!socket || typeof move !== "string") return;
     let parsed;
     try { parsed = JSON.parse(move); } catch (e) { return; }
     evt.preventDefault();

@@ -129,9 +129,11 @@ def seq_of(page) -> int:
 
 
 # Counts, in window.framesHeard, the messages a table's socket has brought and the page has handled (drawn, or
-# left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next.
+# left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next; not
+# those of the "Your turn" badge's socket, which every page has too.
 FRAMES_HEARD = """window.framesHeard = 0;
-document.addEventListener('htmx:wsAfterMessage', () => { window.framesHeard += 1; });"""
+document.addEventListener('htmx:wsAfterMessage', e => {
+    if (e.target.closest('.table-page')) window.framesHeard += 1; });"""
 
 
 def hear_frames(page) -> None:

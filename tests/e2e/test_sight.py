@@ -4,7 +4,7 @@ see are not drawn, and the player finds the board as it is."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import open_two_player_table, seq_of, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import hear_frames, open_two_player_table, seq_of, sign_up, unique, wait_for_seq
 
 # The page as the browser makes it when its tab goes behind another, or comes back in front.
 SIGHT = """state => {
@@ -12,9 +12,6 @@ SIGHT = """state => {
     Object.defineProperty(document, 'hidden', {configurable: true, get: () => state === 'hidden'});
     document.dispatchEvent(new Event('visibilitychange'));
 }"""
-# The messages the table's own socket brings (not the "Your turn" badge's, which a page out of sight still gets).
-HEAR_TABLE = """() => { window.tableHeard = 0; document.addEventListener('htmx:wsAfterMessage', e => {
-    if (e.target.closest('.table-page')) window.tableHeard += 1; }); }"""
 
 
 def play_one(page) -> None:
@@ -30,7 +27,7 @@ def test_a_page_out_of_sight_is_sent_the_table_when_it_comes_back(server, new_pa
     open_two_player_table(server, host, guest, "cosmic_crowns", guest_name)
     for page in (host, guest):
         page.wait_for_function("() => !!document.querySelector('.table-page').cardclubSocket")
-    guest.evaluate(HEAR_TABLE)
+    hear_frames(guest)  # (the table's socket's messages: the badge's still come out of sight)
     # The game brought to the host's turn, the guest playing in sight meanwhile when it is theirs.
     for _ in range(10):
         if host.locator(".cc-prompt.mine").count():
@@ -44,11 +41,11 @@ def test_a_page_out_of_sight_is_sent_the_table_when_it_comes_back(server, new_pa
     guest.evaluate(SIGHT, "hidden")
     guest.wait_for_timeout(1000)  # (the message on its way, and taken: the socket leaves its group)
     start = seq_of(host)
-    heard = guest.evaluate("() => window.tableHeard")
+    heard = guest.evaluate("() => window.framesHeard")
     play_one(host)
     wait_for_seq(host, start + 1)
     guest.wait_for_timeout(1000)
-    assert guest.evaluate("() => window.tableHeard") == heard, "a frame reached a page out of sight"
+    assert guest.evaluate("() => window.framesHeard") == heard, "a frame reached a page out of sight"
     assert seq_of(guest) == start
 
     guest.evaluate(SIGHT, "visible")
