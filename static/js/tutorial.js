@@ -89,7 +89,25 @@
       }
       if (!cleared) window.scrollTo(window.scrollX, from);
     }
+    showQuestion(target, buttons);
     scrolledTo = window.scrollY;
+  }
+  // The board's prompt those buttons sit in ("Keep your hand?" above "Keep this hand"), whole on screen when a
+  // small scroll shows it (its question cut at the top of the screen, say) and leaves the target's middle on
+  // screen and the bubble as clear of the buttons as it was: a player reads the question with its buttons.
+  function showQuestion(target, buttons) {
+    const button = buttons.find(function (b) { return b.dataset.move && !target.contains(b) && b.closest("[id$='-prompt']"); });
+    const prompt = button && button.closest("[id$='-prompt']");
+    if (!prompt || prompt.contains(target)) return;
+    const p = prompt.getBoundingClientRect(), edge = roomTop();
+    if (p.bottom - p.top > window.innerHeight - edge - 16) return;
+    const by = p.top < edge ? p.top - edge - 8 : p.bottom > window.innerHeight ? p.bottom - window.innerHeight + 8 : 0;
+    if (!by) return;
+    const from = window.scrollY;
+    window.scrollBy(0, by);
+    const r = target.getBoundingClientRect(), middle = (r.top + r.bottom) / 2;
+    const kept = cleared ? clear(target, buttons) : middle >= roomTop() && middle <= window.innerHeight;
+    if (!kept) window.scrollTo(window.scrollX, from);
   }
   // Whether, as the page is scrolled now, the bubble has a side whole on screen that covers none of the
   // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen.

@@ -45,6 +45,21 @@ COVERED = """(kinds) => {
     }).map(b => b.textContent.trim().slice(0, 40));
 }"""
 
+# The board's prompts ("Keep your hand or take a mulligan?") holding a button of a move of the kinds given that
+# are not whole on screen below the site's bar (each named by its text): a player reads the question with its
+# buttons.
+PROMPT_CUT = """(kinds) => {
+    const bar = document.querySelector('.topbar'), edge = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+    const prompts = new Set([...document.querySelectorAll("[id$='-prompt'] [data-move]")].filter(b => {
+        let kind = null; try { kind = JSON.parse(b.dataset.move).type; } catch (e) { return false; }
+        return kinds.includes(kind) && b.getClientRects().length;
+    }).map(b => b.closest("[id$='-prompt']")));
+    return [...prompts].filter(p => {
+        const r = p.getBoundingClientRect();
+        return r.top < edge - 1 || r.bottom > innerHeight + 1;
+    }).map(p => p.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60));
+}"""
+
 
 def snap(page, name):
     """The screen as the player sees it now (conftest's shot scrolls to the top first: not here)."""
@@ -102,6 +117,13 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
                     page.wait_for_function(PRESSABLE, arg=list(step.wait), timeout=5000)
                 except Exception:
                     raise AssertionError(f"step {n}: no move it asks for can be pressed") from None
+                try:  # (the question read with its buttons)
+                    page.wait_for_function(
+                        f"!({PROMPT_CUT})({json.dumps(list(step.wait))}).length", timeout=3000
+                    )
+                except Exception:
+                    cut = page.evaluate(PROMPT_CUT, list(step.wait))
+                    raise AssertionError(f"step {n}: the prompt is not whole on screen: {cut}") from None
                 if width >= 1024:  # (a laptop has room: the bubble covers nothing the step asks for)
                     covered = page.evaluate(COVERED, list(step.wait))
                     assert not covered, f"step {n}: the bubble covers {covered}"
