@@ -64,6 +64,69 @@ def test_a_part_every_viewer_sees_alike_is_drawn_once_and_not_again_while_it_doe
     assert parts.renders == before  # the same position again: nothing drawn anew
 
 
+# Parts keyed by what they show: each of these once read a value it does not show (Cosplay's objectives the
+# whole view, its mat and prompt every legal move, its turn bar and Chronica's prompt the viewer, Five Crowns'
+# seat chips the phase), so each change drew it again, for every viewer, to give the markup it had given before.
+KEYED_BY_WHAT_THEY_SHOW = {
+    "chronica": {"cu-prompt", "cu-prompt-waiting", "cu-side", "cu-province"},
+    "cosplay": {
+        "cp-objectives",
+        "cp-mat",
+        "cp-turnbar",
+        "cp-prompt",
+        "cp-prompt-waiting",
+        "cp-prompt-to-play",
+    },
+    "five_crowns": {"fc-seat"},
+}
+
+
+@pytest.mark.parametrize("game", sorted(KEYED_BY_WHAT_THEY_SHOW))
+def test_a_part_is_not_drawn_again_to_give_the_markup_it_gave_before(
+    game, make_user, started_table, monkeypatch
+):
+    monkeypatch.setattr(parts, "_kept", {})
+    names, given, again = [], set(), []
+    shared_render, drawn = parts.SharedNode.render, parts.drawn
+
+    def render(node, context):  # (the name of the part being drawn, for the draws inside it)
+        names.append(str(node.name.resolve(context)))
+        try:
+            return shared_render(node, context)
+        finally:
+            names.pop()
+
+    def draw_and_note(digest, draw):
+        name = names[-1]
+
+        def noted():
+            html = draw()
+            if name in KEYED_BY_WHAT_THEY_SHOW[game] and (name, html) in given:
+                again.append(name)
+            given.add((name, html))
+            return html
+
+        return drawn(digest, noted)
+
+    monkeypatch.setattr(parts.SharedNode, "render", render)
+    monkeypatch.setattr(parts, "drawn", draw_and_note)
+    users = [make_user(f"p{i}") for i in range(4)]
+    table = started_table(game, users)
+    rnd = random.Random(5)
+    for _ in range(60):
+        table = Table.objects.get(pk=table.pk)
+        snapshot = rendering.Snapshot.read(table)
+        for user in [*users, None]:
+            snapshot.frame(user, "en")
+        if table.status != Table.PLAYING:
+            break
+        seat = table.to_act[0]
+        move = rnd.choice(table.engine.legal_moves(table.engine.load(table.state), seat))
+        services.play_move(table.pk, users[seat], move, table.seq)
+    assert KEYED_BY_WHAT_THEY_SHOW[game] <= {name for name, _ in given}  # (each was drawn)
+    assert not again, sorted(again)
+
+
 def template(source: str):
     engine = Engine(
         libraries={"table_tags": "tables.templatetags.table_tags", "i18n": "django.templatetags.i18n"}
