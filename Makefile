@@ -104,7 +104,7 @@ test-browser: messages $(VENV)/.installed-test
 # Every benchmark in bench/ (not its helpers, bench/_*.py, nor the echo and floor apps bench/live.py serves),
 # in this order; tests/test_bench_list.py fails on a bench file missing here. bench/RESULTS.md says what each
 # measures and keeps their runs.
-BENCHES := bench/engines.py bench/moves.py bench/frames.py bench/instructions.py bench/live_cpu.py bench/scale_cpu.py bench/mechanisms.py \
+BENCHES := bench/engines.py bench/moves.py bench/frames.py bench/instructions.py bench/redraws.py bench/live_cpu.py bench/scale_cpu.py bench/mechanisms.py \
 	bench/handler.py bench/live.py bench/streams.py bench/login_flood.py bench/history.py bench/min_penalty.py \
 	bench/bots.py bench/cosplay_sim.py bench/chronica_balance.py
 bench: $(VENV)/.installed-test

@@ -31,10 +31,8 @@ GAMES = ("chronica", "cosmic_crowns", "cosplay", "five_crowns")
 SEATS = 4
 
 
-def child(tree: str, game: str, positions: int) -> None:
-    """Draw the frames (the process valgrind counts)."""
-    import random
-
+def django_in(tree: str) -> None:
+    """Set Django up on ``tree``'s code and a fresh SQLite file, migrated (no services, no worker)."""
     sys.path.insert(0, tree)
     os.chdir(tree)
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -45,21 +43,30 @@ def child(tree: str, game: str, positions: int) -> None:
     import django
 
     django.setup()
-    from django.contrib.auth.models import AnonymousUser, User
     from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def seeded_game(game: str, positions: int, seed: int = 5, prefix: str = "") -> tuple[list, list]:
+    """(players, snapshots): a 4-player game played by casual bots from ``seed`` through the services, and a
+    snapshot of each of its first ``positions`` positions (tables.rendering.Snapshot, its log read); the
+    players are ``<prefix>p0`` to ``<prefix>p3`` (their names are in the frames)."""
+    import random
+
+    from django.contrib.auth.models import User
 
     from rules import bots, registry
     from tables import services
     from tables.models import Table
     from tables.rendering import Snapshot
 
-    call_command("migrate", verbosity=0)
-    users = [User.objects.create_user(f"p{i}", password="x") for i in range(SEATS)]
+    users = [User.objects.create_user(f"{prefix}p{i}", password="x") for i in range(SEATS)]
     table = services.create_table(users[0], game, SEATS)
     for user in users[1:]:
         services.join_table(table.pk, user)
-    table = services.start_table(table.pk, users[0], seed=5)
-    engine, rnd = registry.games()[game], random.Random(5)
+    table = services.start_table(table.pk, users[0], seed=seed)
+    engine, rnd = registry.games()[game], random.Random(seed)
     snapshots = []
     for _ in range(positions):
         table = Table.objects.get(pk=table.pk)
@@ -73,6 +80,15 @@ def child(tree: str, game: str, positions: int) -> None:
         legal = engine.legal_moves(state, seat)
         move = bots.choose(game, engine.view(state, seat), legal, "casual", rnd.randrange(10**9), seat=seat)
         table = services.play_move(table.pk, users[seat], move, table.seq).table
+    return users, snapshots
+
+
+def child(tree: str, game: str, positions: int) -> None:
+    """Draw the frames (the process valgrind counts)."""
+    django_in(tree)
+    from django.contrib.auth.models import AnonymousUser
+
+    users, snapshots = seeded_game(game, positions)
     viewers = [*users, AnonymousUser()]
 
     def count(on: str) -> None:  # (outside valgrind, or without it, this does nothing)
