@@ -77,7 +77,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=60, help="positions of each game drawn")
     args = parser.parse_args()
     django_in(str(ROOT))
-    print(f"Frame parts drawn again with the markup they gave before ({args.positions} positions x 5 viewers)")
+    print(
+        f"Frame parts drawn again with the markup they gave before ({args.positions} positions x 5 viewers)"
+    )
     print(f"{'game':<15}{'part':<22}{'draws':>7}{'again':>7}  inputs that differed (times)")
     for game in args.games.split(","):
         for name, (n, repeated, differed) in redraws(game, args.positions).items():
