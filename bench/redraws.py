@@ -20,13 +20,15 @@ import argparse
 import collections
 import pathlib
 import sys
+import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from instructions import GAMES, ROOT, django_in, seeded_game  # noqa: E402
 
 
-def redraws(game: str, positions: int) -> dict[str, tuple[int, int, collections.Counter]]:
-    """{part: (draws, draws of markup given before, Counter of the input names that differed then)}."""
+def redraws(game: str, positions: int) -> dict[str, tuple[int, int, float, collections.Counter]]:
+    """{part: (draws, draws of markup given before, seconds those took, Counter of the input names that
+    differed then)}."""
     from django.contrib.auth.models import AnonymousUser
 
     from tables import parts
@@ -35,7 +37,7 @@ def redraws(game: str, positions: int) -> dict[str, tuple[int, int, collections.
     parts._kept.clear()
     open_parts: list[tuple[str, dict]] = []  # (name, inputs' values) of the parts being drawn, innermost last
     first: dict[tuple[str, str], dict] = {}
-    draws, again = collections.Counter(), collections.Counter()
+    draws, again, wasted = collections.Counter(), collections.Counter(), collections.Counter()
     differed: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     render, drawn = parts.SharedNode.render, parts.drawn
 
@@ -51,11 +53,13 @@ def redraws(game: str, positions: int) -> dict[str, tuple[int, int, collections.
         name, values = open_parts[-1]
 
         def noted():
+            started = time.perf_counter()
             html = draw()
             draws[name] += 1
             before = first.setdefault((name, html), values)
             if before is not values:
                 again[name] += 1
+                wasted[name] += time.perf_counter() - started  # (the parts inside it included)
                 differed[name][", ".join(sorted(k for k in values if values[k] != before.get(k)))] += 1
             return html
 
@@ -68,7 +72,7 @@ def redraws(game: str, positions: int) -> dict[str, tuple[int, int, collections.
                 snapshot.frame(user, "en")
     finally:
         parts.SharedNode.render, parts.drawn = render, drawn
-    return {name: (draws[name], again[name], differed[name]) for name in sorted(draws)}
+    return {name: (draws[name], again[name], wasted[name], differed[name]) for name in sorted(draws)}
 
 
 def main() -> None:
@@ -80,11 +84,11 @@ def main() -> None:
     print(
         f"Frame parts drawn again with the markup they gave before ({args.positions} positions x 5 viewers)"
     )
-    print(f"{'game':<15}{'part':<22}{'draws':>7}{'again':>7}  inputs that differed (times)")
+    print(f"{'game':<15}{'part':<22}{'draws':>7}{'again':>7}{'ms again':>10}  inputs that differed (times)")
     for game in args.games.split(","):
-        for name, (n, repeated, differed) in redraws(game, args.positions).items():
+        for name, (n, repeated, seconds, differed) in redraws(game, args.positions).items():
             why = "; ".join(f"{inputs or '(none)'} ({times})" for inputs, times in differed.most_common(3))
-            print(f"{game:<15}{name:<22}{n:>7}{repeated:>7}  {why}")
+            print(f"{game:<15}{name:<22}{n:>7}{repeated:>7}{seconds * 1000:>10.2f}  {why}")
 
 
 if __name__ == "__main__":
