@@ -70,6 +70,28 @@ BOXES = when_still("""([turn, prompt, hand]) => {
     };
 }""")
 
+# The short words (2–12 letters: a tag, a flag, a count, a name) of the table's page that a line break cuts
+# (main's overflow-wrap: anywhere breaks a word where its box is too narrow: "n/e/w" down a card), each with
+# the class of the element it is in; text hidden from sight (visually-hidden, a closed details) aside, and the
+# card faces' own (a name shrinks with its card: test_cards holds its size).
+SPLIT_WORDS = """() => {
+    const out = [], range = document.createRange();
+    const walker = document.createTreeWalker(document.querySelector('.table-page') || document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (!el || !el.getClientRects().length || el.closest('.visually-hidden, [hidden], [aria-hidden=true] .visually-hidden')) continue;
+        if (el.closest('details:not([open])') && !el.closest('summary')) continue;
+        if (el.closest('.cu-card, .cc-card, .cp-card, .fc-card')) continue;
+        for (const m of node.data.matchAll(/[^\\s\\-\u2010-\u2014\\/]{2,12}/g)) {
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+            if (lines.size > 1) out.push(`${m[0]} (${el.className || el.tagName.toLowerCase()}, ${lines.size} lines)`);
+        }
+    }
+    return [...new Set(out)];
+}"""
+
 
 def api(server, token: str, method: str, path: str, body=None):
     request = urllib.request.Request(
@@ -177,6 +199,7 @@ def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(
                 boxes = page.evaluate(BOXES, [TURN, PROMPT[slug], HAND[slug]])
                 shot(page, f"fit-{slug}-{drawn}-{width}", full_page=False)
                 found = problems_at(boxes, width, height)
+                found += [f"a word cut across lines: {w}" for w in page.evaluate(SPLIT_WORDS)]
                 if width in AXE_WIDTHS:
                     found += grave_violations(page)
                 if found:
