@@ -128,6 +128,30 @@ def seq_of(page) -> int:
     return int(page.locator("section.table-status").get_attribute("data-seq"))
 
 
+# The short words (2–12 letters: a tag, a flag, a count, a name) of a page (on a table page, of the table) that
+# a line break cuts (main's overflow-wrap: anywhere breaks a word where its box is too narrow: "n/e/w" down a
+# card), each with the class of the element it is in. Aside: text hidden from sight (visually-hidden, a closed
+# details), the card faces' own (a name shrinks with its card: test_cards holds its size) and longer words (a
+# long name must break to fit a phone).
+SPLIT_WORDS = """() => {
+    const out = [], range = document.createRange();
+    const walker = document.createTreeWalker(document.querySelector('.table-page') || document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (!el || !el.getClientRects().length || el.closest('.visually-hidden, [hidden], [aria-hidden=true] .visually-hidden')) continue;
+        if (el.closest('details:not([open])') && !el.closest('summary')) continue;
+        if (el.closest('.cu-card, .cc-card, .cp-card, .fc-card')) continue;
+        for (const m of node.data.matchAll(/[^\\s\\-\u2010-\u2014\\/]+/g)) {
+            if (m[0].length < 2 || m[0].length > 12) continue;  // (a longer word may break: a long name)
+            range.setStart(node, m.index);
+            range.setEnd(node, m.index + m[0].length);
+            const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+            if (lines.size > 1) out.push(`${m[0]} (${el.className || el.tagName.toLowerCase()}, ${lines.size} lines)`);
+        }
+    }
+    return [...new Set(out)];
+}"""
+
 # Counts, in window.framesHeard, the messages a table's socket has brought and the page has handled (drawn, or
 # left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next; not
 # those of the "Your turn" badge's socket, which every page has too.

@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import PASSWORD, shot, unique, when_still
+from tests.e2e.conftest import PASSWORD, SPLIT_WORDS, shot, unique, when_still
 from tests.e2e.test_axe import grave_violations
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
@@ -69,28 +69,6 @@ BOXES = when_still("""([turn, prompt, hand]) => {
         scrollY: window.scrollY,
     };
 }""")
-
-# The short words (2–12 letters: a tag, a flag, a count, a name) of the table's page that a line break cuts
-# (main's overflow-wrap: anywhere breaks a word where its box is too narrow: "n/e/w" down a card), each with
-# the class of the element it is in; text hidden from sight (visually-hidden, a closed details) aside, and the
-# card faces' own (a name shrinks with its card: test_cards holds its size).
-SPLIT_WORDS = """() => {
-    const out = [], range = document.createRange();
-    const walker = document.createTreeWalker(document.querySelector('.table-page') || document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const el = node.parentElement;
-        if (!el || !el.getClientRects().length || el.closest('.visually-hidden, [hidden], [aria-hidden=true] .visually-hidden')) continue;
-        if (el.closest('details:not([open])') && !el.closest('summary')) continue;
-        if (el.closest('.cu-card, .cc-card, .cp-card, .fc-card')) continue;
-        for (const m of node.data.matchAll(/[^\\s\\-\u2010-\u2014\\/]{2,12}/g)) {
-            range.setStart(node, m.index);
-            range.setEnd(node, m.index + m[0].length);
-            const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.bottom)));
-            if (lines.size > 1) out.push(`${m[0]} (${el.className || el.tagName.toLowerCase()}, ${lines.size} lines)`);
-        }
-    }
-    return [...new Set(out)];
-}"""
 
 
 def api(server, token: str, method: str, path: str, body=None):
