@@ -138,7 +138,7 @@ SPLIT_WORDS = """() => {
     const walker = document.createTreeWalker(document.querySelector('.table-page') || document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const el = node.parentElement;
-        if (!el || !el.getClientRects().length || el.closest('.visually-hidden, [hidden], [aria-hidden=true] .visually-hidden')) continue;
+        if (!el || !el.getClientRects().length || el.closest('.visually-hidden')) continue;
         if (el.closest('details:not([open])') && !el.closest('summary')) continue;
         if (el.closest('.cu-card, .cc-card, .cp-card, .fc-card')) continue;
         for (const m of node.data.matchAll(/[^\\s\\-\u2010-\u2014\\/]+/g)) {

@@ -61,6 +61,17 @@ PROMPT_CUT = """(kinds) => {
 }"""
 
 
+def found_after_a_while(page, finder: str, kinds) -> list:
+    """What ``finder`` (PROMPT_CUT, COVERED) finds for the move kinds once the guide has had 3 s to settle
+    (it places the bubble and scrolls in the animation frame after a live frame brought the buttons): [] as
+    soon as it finds nothing."""
+    try:
+        page.wait_for_function(f"(kinds) => !({finder})(kinds).length", arg=list(kinds), timeout=3000)
+        return []
+    except Exception:
+        return page.evaluate(finder, list(kinds))
+
+
 def snap(page, name):
     """The screen as the player sees it now (conftest's shot scrolls to the top first: not here)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -117,21 +128,11 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
                     page.wait_for_function(PRESSABLE, arg=list(step.wait), timeout=5000)
                 except Exception:
                     raise AssertionError(f"step {n}: no move it asks for can be pressed") from None
-                try:  # (the question read with its buttons)
-                    page.wait_for_function(
-                        f"!({PROMPT_CUT})({json.dumps(list(step.wait))}).length", timeout=3000
-                    )
-                except Exception:
-                    cut = page.evaluate(PROMPT_CUT, list(step.wait))
-                    raise AssertionError(f"step {n}: the prompt is not whole on screen: {cut}") from None
+                cut = found_after_a_while(page, PROMPT_CUT, step.wait)  # (the question read with its buttons)
+                assert not cut, f"step {n}: the prompt is not whole on screen: {cut}"
                 if width >= 1024:  # (a laptop has room: the bubble covers nothing the step asks for)
-                    try:  # (the guide moves the bubble in the animation frame after the buttons came: wait for it)
-                        page.wait_for_function(
-                            f"!({COVERED})({json.dumps(list(step.wait))}).length", timeout=3000
-                        )
-                    except Exception:
-                        covered = page.evaluate(COVERED, list(step.wait))
-                        raise AssertionError(f"step {n}: the bubble covers {covered}") from None
+                    covered = found_after_a_while(page, COVERED, step.wait)
+                    assert not covered, f"step {n}: the bubble covers {covered}"
         except Exception:
             snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
