@@ -99,7 +99,7 @@ class VisibleText(HTMLParser):
             self.add(data)
 
     def add(self, text):
-        text = " ".join(text.split())
+        text = " ".join(text.replace("\u00ad", "").split())  # (a soft hyphen shows only where a line breaks)
         if text:
             self.texts.append(text)
 

@@ -9,6 +9,7 @@ from django.utils.translation import get_language, gettext, pgettext
 from rules.chronica import cards as C
 from rules.chronica import powers as P
 from rules.chronica import view as V
+from tables.hyphens import soft_hyphens
 
 register = template.Library()
 
@@ -66,6 +67,7 @@ def card_info(code) -> dict | None:
     return {
         "code": code,
         "name": card["name"],
+        "name_breaks": soft_hyphens(card["name"]),  # (where a small card may break it: tables.hyphens)
         "kind": card["kind"],
         "kind_label": kind_label(card["kind"]),
         "class": class_word(card["class"]),

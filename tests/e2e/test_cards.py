@@ -42,21 +42,79 @@ CARD_TEXTS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("width", [390, 1280])
-def test_no_text_on_a_card_is_drawn_below_11_px(tour, as_player, width):
-    page = as_player[width]
-    found, measured = {}, 0
+def pages_with_cards(page, tour):
+    """Opens, one after the other, every game's board and the deck builder and catalog: yields each one's name."""
     paths = [(slug, tour.tables[slug].removeprefix(tour.server.url)) for slug in GAMES]
     paths += [("deck-builder", "/decks/new/"), ("catalog", "/decks/catalog/")]
     for name, path in paths:
         visit(page, tour.server, path)
         page.wait_for_selector("[data-card]")
+        yield name
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_text_on_a_card_is_drawn_below_11_px(tour, as_player, width):
+    page = as_player[width]
+    found, measured = {}, 0
+    for name in pages_with_cards(page, tour):
         texts = page.evaluate(CARD_TEXTS)
         measured += len(texts)
         small = [t for t in texts if t["px"] < SMALLEST - 0.05]
         if small:
             found[name] = sorted({(t["cls"], t["px"], t["text"]) for t in small})[:12]
     assert measured > 100, "hardly any text measured on the cards"
+    assert not found, found
+
+
+# A card's name broken between two letters (not at a space, a hyphen or one of the soft hyphens
+# tables.hyphens puts between its syllables): each piece between such places, on more than one line.
+NAMES_CUT = """() => {
+    const out = [], range = document.createRange();
+    for (const name of document.querySelectorAll('.cu-card > strong, .cp-card > b')) {
+        if (!name.getClientRects().length || name.closest('dialog:not([open])')) continue;
+        for (const node of name.childNodes) {
+            if (node.nodeType !== Node.TEXT_NODE) continue;
+            for (const m of node.data.matchAll(/[^\\s\\-\u00ad\u2010-\u2014]+/g)) {
+                const lines = new Set();
+                for (let k = m.index; k < m.index + m[0].length; k++) {  // (letter by letter: a range that
+                    range.setStart(node, k);  // starts after a soft hyphen the line broke at has the hyphen's box too)
+                    range.setEnd(node, k + 1);
+                    const boxes = [...range.getClientRects()].filter(r => r.width > 0);
+                    if (boxes.length) lines.add(Math.round(boxes[boxes.length - 1].bottom));
+                }
+                if (lines.size > 1) out.push(`${node.data.replaceAll('\u00ad', '')}: ${m[0]}`);
+            }
+        }
+    }
+    return [...new Set(out)];
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_cards_name_breaks_only_between_its_syllables(tour, as_player, width):
+    """A name such as Vercingétorix on a phone's docked hand broke as "Vercingéto" / "rix": a name too wide
+    for its card now breaks where a typesetter would break it, with a hyphen, on every board and in the deck
+    builder."""
+    page = as_player[width]
+    found, names = {}, 0
+    for place in pages_with_cards(page, tour):
+        names += page.locator(".cu-card > strong, .cp-card > b").count()
+        cut = page.evaluate(NAMES_CUT)
+        if cut:
+            found[place] = cut[:12]
+    # Every Chronica card, at each width the boards draw cards at (a province's small card, a phone's docked
+    # hand, a phone's province, a laptop's, a wide screen's): the catalog, redrawn at that width.
+    visit(page, tour.server, "/decks/catalog/")
+    catalog = page.locator(".cu-card > strong").count()
+    for px in (64, 70, 74, 92, 104):
+        page.evaluate(
+            "px => document.querySelectorAll('.cu-card').forEach(c => c.style.setProperty('--cw-own', px + 'px'))",
+            px,
+        )
+        cut = page.evaluate(NAMES_CUT)
+        if cut:
+            found[f"catalog at {px} px"] = cut[:12]
+    assert names > 100 and catalog >= 78, "hardly any card name measured"  # (78: every Chronica card)
     assert not found, found
 
 
