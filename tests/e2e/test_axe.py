@@ -48,7 +48,7 @@ CARD_NAMES = """() => {
     // A card drawn as a picture (role=img) is named by its label; any other card reads its own text.
     const named = el => el.getAttribute('role') === 'img'
         ? (el.getAttribute('aria-label') || el.getAttribute('title') || '').trim()
-        : el.textContent.replace(/\\s+/g, ' ').trim();
+        : el.textContent.replace(/\\u00ad/g, '').replace(/\\s+/g, ' ').trim();  // (a soft hyphen is not read)
     const cards = [...document.querySelectorAll('.board [data-card]')].filter(el => !el.closest('[aria-hidden=true]'))
         .map(el => [el.dataset.card, named(el), el.getAttribute('role') === 'img']);
     // A button that shows a card says what it does in words for screen readers (its card then hidden from them).

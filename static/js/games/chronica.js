@@ -56,9 +56,14 @@
   function esc(s) {
     return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   }
+  // A card's name as printed on it, without the soft hyphens that let a small card break it (tables/hyphens.py).
+  function printedName(card) {
+    const name = card.querySelector(":scope > strong");
+    return name ? name.textContent.replace(/\u00ad/g, "") : card.dataset.card;
+  }
   function nameOf(code) {
-    const el = $('.cu-card[data-card="' + CSS.escape(code) + '"] > strong');
-    return el ? el.textContent : code;
+    const el = $('.cu-card[data-card="' + CSS.escape(code) + '"]');
+    return el ? printedName(el) : code;
   }
   function seatName(s) {
     const el = $('.cu-side[data-seat="' + s + '"]');
@@ -69,7 +74,7 @@
   function slotLabel(i) { return (WORDS.slots || [])[i] || String(i + 1); }
   function slotCards(seat, slot) {
     const el = slotEl(seat, slot);
-    return el ? $$(".cu-card", el).map((c) => c.querySelector("strong").textContent) : [];
+    return el ? $$(".cu-card", el).map(printedName) : [];
   }
   const PLACE_TYPES = ["build", "replace", "place"];
   function signed(n) { return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "\u00b10"; }
