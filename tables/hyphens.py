@@ -10,7 +10,8 @@ syllable (ca-thé), two consonants are split (Car-cas) unless they sound as one 
 fl, fr, gl, gn, gr, gu, ph, pl, pr, qu, th, tr, vr: Cathé-drale), of three the last two go on when they
 sound as one and the last alone otherwise (Mont-pellier); vowels next to each other stay together. A
 break leaves at least three letters on each side, never a last syllable of a silent e alone (Ver-sailles,
-not Versail-les), and words shorter than seven letters are left whole.
+not Versail-les), and words shorter than nine letters are left whole: they fit on a line of the smallest card
+(the browser fills a line before it breaks, so "Saint Bernard" would read "Saint Ber-" / "nard").
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ SOFT = "\u00ad"
 VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿœæ")
 ONE_SOUND = frozenset("bl br ch cl cr dr fl fr gl gn gr gu ph pl pr qu th tr vr".split())
 EDGE = 3  # letters kept on each side of a break
-SHORTEST = 7  # words shorter than this are left whole
+SHORTEST = 9  # words shorter than this are left whole
 _WORD = re.compile(r"[^\W\d_]+")
 # What may not go on alone at a word's end: a silent e's syllable (-les, -gne, -tres, -ques).
 _SILENT_END = re.compile(r"(?:qu|gu|[^aeiouyàâäéèêëîïôöùûüÿœæ])+es?")

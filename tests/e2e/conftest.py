@@ -152,6 +152,29 @@ SPLIT_WORDS = """() => {
     return [...new Set(out)];
 }"""
 
+# The playable cards (and Cosplay's cards chosen to pay) whose ring (box-shadow: 0 0 0 3px, every game's) a row
+# that scrolls sideways cuts off: on a phone the docked hand is such a row, and it clips whatever of its cards'
+# drawing lies outside its padding box (the first card's left edge at the start, the last one's right edge at the
+# end, a lifted card's top), each with how many px.
+RINGS_CUT = """() => {
+    const RING = 3, out = [];
+    const scroller = el => { for (let up = el.parentElement; up; up = up.parentElement) {
+        const o = getComputedStyle(up).overflowX; if (o !== 'visible' && o !== 'clip') return up; } return null; };
+    const faces = [...document.querySelectorAll('button.playable:has([data-card])')].map(b => b.querySelector('[data-card]'));
+    for (const face of [...faces, ...document.querySelectorAll('.cp-card.payer.chosen')]) {
+        const row = scroller(face);
+        if (!row || !face.getClientRects().length || row === document.documentElement || row === document.body) continue;
+        const box = row.getBoundingClientRect(), card = face.getBoundingClientRect();
+        const start = box.left + row.clientLeft - row.scrollLeft, end = start + row.scrollWidth;  // (its whole strip)
+        const top = box.top + row.clientTop - row.scrollTop, bottom = top + row.scrollHeight;
+        const sides = {left: start - (card.left - RING), right: card.right + RING - end,
+                       top: top - (card.top - RING), bottom: card.bottom + RING - bottom};
+        for (const [side, cut] of Object.entries(sides))
+            if (cut > 0.5) out.push(`${face.dataset.card} in .${row.className.split(' ')[0]}: ${cut.toFixed(1)} px cut at its ${side}`);
+    }
+    return out;
+}"""
+
 # Counts, in window.framesHeard, the messages a table's socket has brought and the page has handled (drawn, or
 # left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next; not
 # those of the "Your turn" badge's socket, which every page has too.

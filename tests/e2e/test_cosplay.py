@@ -4,7 +4,7 @@ import json
 import re
 
 from rules.cosplay.cards import CARDS
-from tests.e2e.conftest import open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import RINGS_CUT, open_two_player_table, seq_of, shot, sign_up, unique, wait_for_seq
 
 
 def mover_of(pages, seq):
@@ -98,6 +98,9 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
         spare.click()
         assert "Covered." in panel.inner_text()
     shot(mover, "cp-03-paying-chosen")
+    assert not mover.evaluate(
+        RINGS_CUT
+    )  # (the chosen cards, lifted, their rings whole in a hand that scrolls)
 
     seq = seq_of(mover)
     mover.click("[data-cp-pay]")

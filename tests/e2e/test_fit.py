@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import PASSWORD, SPLIT_WORDS, shot, unique, when_still
+from tests.e2e.conftest import PASSWORD, RINGS_CUT, SPLIT_WORDS, shot, unique, when_still
 from tests.e2e.test_axe import grave_violations
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
@@ -178,6 +178,7 @@ def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(
                 shot(page, f"fit-{slug}-{drawn}-{width}", full_page=False)
                 found = problems_at(boxes, width, height)
                 found += [f"a word cut across lines: {w}" for w in page.evaluate(SPLIT_WORDS)]
+                found += [f"a playable card's ring cut by its row: {c}" for c in page.evaluate(RINGS_CUT)]
                 if width in AXE_WIDTHS:
                     found += grave_violations(page)
                 if found:
