@@ -157,6 +157,8 @@ SPLIT_WORDS = """() => {
 # drawing lies outside its padding box (the first card's left edge at the start, the last one's right edge at the
 # end, a lifted card's top), each with how many px.
 RINGS_CUT = """() => {
+    // (as drawn once a lift or a card's arrival is over; an animation that never ends cannot be finished)
+    document.getAnimations().forEach(a => { try { a.finish(); } catch (e) { /* infinite */ } });
     const RING = 3, out = [];
     const scroller = el => { for (let up = el.parentElement; up; up = up.parentElement) {
         const o = getComputedStyle(up).overflowX; if (o !== 'visible' && o !== 'clip') return up; } return null; };

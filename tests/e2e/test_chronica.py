@@ -6,7 +6,7 @@ import json
 import re
 
 from rules.chronica import encode_deck, starter_decks
-from tests.e2e.conftest import chronica_table, seq_of, shot, sign_up, unique, wait_for_seq
+from tests.e2e.conftest import RINGS_CUT, chronica_table, seq_of, shot, sign_up, unique, wait_for_seq
 
 
 def legal_moves(page) -> list[dict]:
@@ -35,6 +35,7 @@ def preview_of(page, move: dict) -> dict:
 def play_assembled(page, move: dict, name: str | None = None) -> str:
     """Pick the card, the mode and the slot(s) on the board, then confirm: returns the preview text."""
     page.click(f".cu-hand [data-pick='{move['card']}']")
+    assert not page.evaluate(RINGS_CUT)  # (the card picked, lifted, its ring whole in a hand that scrolls)
     if move["type"] == "action":
         page.click("[data-cu-mode=action]")
         t = move["target"]
