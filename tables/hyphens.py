@@ -26,7 +26,7 @@ EDGE = 3  # letters kept on each side of a break
 SHORTEST = 9  # words shorter than this are left whole
 _WORD = re.compile(r"[^\W\d_]+")
 # What may not go on alone at a word's end: a silent e's syllable (-les, -gne, -tres, -ques).
-_SILENT_END = re.compile(r"(?:qu|gu|[^aeiouyàâäéèêëîïôöùûüÿœæ])+es?")
+_SILENT_END = re.compile(rf"(?:qu|gu|[^{''.join(sorted(VOWELS))}])+es?")
 
 
 def _vowel(word: str, i: int) -> bool:
@@ -53,10 +53,10 @@ def breaks(word: str) -> list[int]:
             j += 1
         if j == len(low):
             break
-        run = low[i + 1 : j]
+        run = low[i + 1 : j]  # (empty between two vowels: no break there)
         if len(run) == 1:
             at = i + 1
-        elif len(run) >= 2 and run[-2:] in ONE_SOUND:
+        elif run[-2:] in ONE_SOUND:
             at = j - 2
         elif len(run) == 2:
             at = i + 2

@@ -98,9 +98,8 @@ def test_recruit_with_a_chosen_payment_then_end_the_turn(server, new_page):
         spare.click()
         assert "Covered." in panel.inner_text()
     shot(mover, "cp-03-paying-chosen")
-    assert not mover.evaluate(
-        RINGS_CUT
-    )  # (the chosen cards, lifted, their rings whole in a hand that scrolls)
+    # The chosen cards, lifted, have their rings whole in a hand that scrolls.
+    assert not mover.evaluate(RINGS_CUT)
 
     seq = seq_of(mover)
     mover.click("[data-cp-pay]")
