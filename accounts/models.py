@@ -77,7 +77,7 @@ class ApiToken(models.Model):
         message = _(
             "An account may hold at most %(limit)d API tokens: revoke one on your profile page first."
         ) % {"limit": limit}
-        raw = secrets.token_urlsafe(32)
+        raw = new_raw_token()
         name = name[:60]
         mine = cls.objects.filter(user=user)
         with transaction.atomic():
@@ -90,6 +90,14 @@ class ApiToken(models.Model):
             with room_for(user, mine, limit, message):
                 token = cls.objects.create(user=user, name=name, key_hash=hash_token(raw), prefix=raw[:8])
         return token, raw
+
+
+def new_raw_token() -> str:
+    """43 URL-safe characters (256 random bits) that never begin with '-': pasted after an option on a command
+    line (``play_bot --token T``, ``curl -H``), a token must not read as an option itself."""
+    while (raw := secrets.token_urlsafe(32)).startswith("-"):
+        pass
+    return raw
 
 
 def first_deck_game() -> str:

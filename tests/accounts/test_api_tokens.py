@@ -35,6 +35,16 @@ def test_a_known_token_is_not_looked_up_again(alice):
     assert token_queries(raw) == 0
 
 
+def test_a_token_never_begins_with_a_dash(alice, monkeypatch):
+    """One token in 64 drawn began with '-', which `play_bot --token T` then read as an option: refused with
+    "argument --token: expected one argument" (the bot never started; CI saw it once)."""
+    drawn = iter(["-starts-like-an-option", "Starts-like-a-token"])
+    monkeypatch.setattr("accounts.models.secrets.token_urlsafe", lambda nbytes: next(drawn))
+    _token, raw = ApiToken.issue(alice, "bot")
+    assert raw == "Starts-like-a-token"
+    assert status(raw) == 200
+
+
 def known(raw: str) -> None:
     for _ in range(2):
         status(raw)

@@ -1,6 +1,7 @@
 """``manage.py play_bot`` (issue #32, point 4) against a running daphne: two bots, one accepting challenges,
 play a whole game of each of the four games through the API's streams alone (daphne's log shows every
-request they made: no polling call among them)."""
+request they made: no polling call among them). The bots take their tokens from the environment, as a bot
+that keeps its token out of ``ps`` does."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -30,6 +32,18 @@ def challenge(url: str, token: str, game: str) -> int:
         return json.load(answer)["id"]
 
 
+def finished(bots, timeout: float) -> list[str]:
+    """What each bot printed once both have ended; if one has not ended in time, both are stopped and the
+    test fails with what each printed (a bot's threads print why they stopped)."""
+    deadline = time.monotonic() + timeout
+    try:
+        return [bot.communicate(timeout=max(1.0, deadline - time.monotonic()))[0] for bot in bots]
+    except subprocess.TimeoutExpired:
+        for bot in bots:
+            bot.kill()
+        pytest.fail(f"the bots did not end within {timeout:.0f}s: {[bot.communicate()[0] for bot in bots]}")
+
+
 def test_two_bots_play_a_whole_game_of_each_game_from_the_streams(tmp_path):
     env = sqlite_env(tmp_path / "db.sqlite3", DJANGO_DEBUG="true", WORKER_IN_PROCESS="false")
     migrate(env)
@@ -46,17 +60,17 @@ def test_two_bots_play_a_whole_game_of_each_game_from_the_streams(tmp_path):
         command = [sys.executable, "manage.py", "play_bot", "--url", url, "--games", str(len(GAMES))]
         bots = [
             subprocess.Popen(
-                [*command, "--token", alice, "--accept-challenges"],
+                [*command, "--accept-challenges"],
                 cwd=ROOT,
-                env=env,
+                env={**env, "CARDCLUB_TOKEN": alice},
                 text=True,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
             ),
             subprocess.Popen(
-                [*command, "--token", bob],
+                command,
                 cwd=ROOT,
-                env=env,
+                env={**env, "CARDCLUB_TOKEN": bob},
                 text=True,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
@@ -66,7 +80,7 @@ def test_two_bots_play_a_whole_game_of_each_game_from_the_streams(tmp_path):
             # (whether or not alice's event stream is open yet: it opens with the challenges waiting)
             for game in GAMES:
                 challenge(url, bob, game)
-            outputs = [bot.communicate(timeout=600)[0] for bot in bots]
+            outputs = finished(bots, timeout=300)  # (about 30 s here; 60 in a busy CI)
         finally:
             for bot in bots:
                 bot.kill()

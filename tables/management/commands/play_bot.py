@@ -1,5 +1,6 @@
 """``python manage.py play_bot --token T [--url U] [--level casual|strong] [--accept-challenges]``: a bot that
-plays on a running site through its HTTP API alone, the example to copy for a bot of your own.
+plays on a running site through its HTTP API alone, the example to copy for a bot of your own. The token may
+come from the environment instead (``CARDCLUB_TOKEN``), out of sight of ``ps``.
 
 It touches no model and no database: everything goes through three calls of the API (see /api/docs).
 
@@ -18,12 +19,15 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import threading
 import urllib.parse
 
 from django.core.management.base import BaseCommand, CommandError
 
 from rules import bots
+
+TOKEN_VARIABLE = "CARDCLUB_TOKEN"
 
 
 class Api:
@@ -102,13 +106,19 @@ class Command(BaseCommand):
     help = "Play as a bot on a running site, through its HTTP API only (the example bot)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--token", required=True, help="the bot account's API token")
+        parser.add_argument(
+            "--token",
+            default=os.environ.get(TOKEN_VARIABLE),
+            help=f"the bot account's API token (default: ${TOKEN_VARIABLE})",
+        )
         parser.add_argument("--url", default="http://127.0.0.1:8000", help="the site (default: %(default)s)")
         parser.add_argument("--level", choices=["casual", "strong"], default="casual")
         parser.add_argument("--accept-challenges", action="store_true", help="accept every challenge")
         parser.add_argument("--games", type=int, help="stop once this many games have ended")
 
     def handle(self, *args, **options):
+        if not options["token"]:
+            raise CommandError(f"Give the bot account's API token: --token T, or ${TOKEN_VARIABLE}.")
         api = Api(options["url"], options["token"])
         bot = Bot(api, options["level"], options["accept_challenges"], options["games"], self.stdout.write)
         try:
