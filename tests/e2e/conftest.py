@@ -177,6 +177,34 @@ RINGS_CUT = """() => {
     return out;
 }"""
 
+# The buttons other than cards (a hand's tools: sort, move, arrows) that a person cannot see without scrolling
+# a row that shows no scrollbar, or the page sideways: each one outside the viewport, or cut by an ancestor that
+# clips or scrolls its overflow, by more than half a pixel. A row of cards may scroll (it shows its edge cards
+# cut), and a card's own buttons with it; a toolbar may not.
+TOOLS_OUT_OF_SIGHT = """(root) => {
+    const out = [], scope = root ? document.querySelector(root) : document;
+    if (!scope) return out;
+    for (const b of scope.querySelectorAll('button, a[href], [role=button]')) {
+        if (b.closest('.card-button') || b.querySelector('[data-card]') || !b.getClientRects().length) continue;
+        const slot = b.closest('li');
+        if (slot && slot.querySelector('[data-card]')) continue;  // (a card's own button goes with its card)
+        if (getComputedStyle(b).visibility === 'hidden') continue;
+        const r = b.getBoundingClientRect(), name = (b.getAttribute('aria-label') || b.textContent).trim();
+        const boxes = [{left: 0, right: document.documentElement.clientWidth, what: 'the screen'}];
+        for (let up = b.parentElement; up && up !== document.body; up = up.parentElement) {
+            const o = getComputedStyle(up).overflowX;
+            if (o !== 'visible') { const u = up.getBoundingClientRect();
+                boxes.push({left: u.left + up.clientLeft, right: u.left + up.clientLeft + up.clientWidth,
+                            what: '.' + up.className.split(' ')[0]}); }
+        }
+        for (const box of boxes) {
+            const cut = Math.max(box.left - r.left, r.right - box.right);
+            if (cut > 0.5) { out.push(`${name}: ${cut.toFixed(1)} px outside ${box.what}`); break; }
+        }
+    }
+    return out;
+}"""
+
 # Counts, in window.framesHeard, the messages a table's socket has brought and the page has handled (drawn, or
 # left as they were: a frame of the revision the page shows, static/js/site.js), in this page and the next; not
 # those of the "Your turn" badge's socket, which every page has too.

@@ -18,7 +18,7 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import PASSWORD, RINGS_CUT, SPLIT_WORDS, shot, unique, when_still
+from tests.e2e.conftest import PASSWORD, RINGS_CUT, SPLIT_WORDS, TOOLS_OUT_OF_SIGHT, shot, unique, when_still
 from tests.e2e.test_axe import grave_violations
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
@@ -179,6 +179,7 @@ def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(
                 found = problems_at(boxes, width, height)
                 found += [f"a word cut across lines: {w}" for w in page.evaluate(SPLIT_WORDS)]
                 found += [f"a playable card's ring cut by its row: {c}" for c in page.evaluate(RINGS_CUT)]
+                found += [f"a tool out of sight: {t}" for t in page.evaluate(TOOLS_OUT_OF_SIGHT, HAND[slug])]
                 playable = page.locator("button.playable:has([data-card])")
                 if playable.count():  # (a card focused from the keyboard rises: its ring whole still)
                     playable.last.focus()

@@ -4,6 +4,7 @@ out through the go-out prompt, the other plays a final turn, and both see the la
 import re
 
 from tests.e2e.conftest import (
+    TOOLS_OUT_OF_SIGHT,
     hear_frames,
     open_two_player_table,
     seq_of,
@@ -136,25 +137,57 @@ def test_two_players_play_a_round_of_five_crowns_live(server, new_page):
     shot(bob, "fc-05-round-over-phone")
 
 
+def seated(server, page, label: str, change: str = "pass") -> str:
+    """A new person signed up on ``page``, seated at a started two-player table of seed 3 (its state ``s``
+    changed by ``change``, Python run in the site's shell, before anyone looks): the table's id."""
+    me, other = unique(label), unique(f"other{label}")
+    sign_up(page, server, me)
+    out = server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; from tables import services; "
+        "from tests.tables.positions import put_state, state_of; "
+        f"users = [User.objects.get(username={me!r}), User.objects.create_user({other!r}, password='x-long-password-1')]; "
+        "t = services.create_table(users[0], 'five_crowns', 2); services.join_table(t.pk, users[1]); "
+        f"t = services.start_table(t.pk, users[0], seed=3); s = state_of(t); {change}; put_state(t, s); "
+        "print('table', t.pk)",
+    )
+    return re.search(r"^table (\d+)$", out, re.M).group(1)
+
+
+def test_every_tool_of_the_hand_is_in_sight_on_a_phone_in_both_languages(server, new_page):
+    """On a phone the hand's tools once sat in a row that scrolled sideways with no scrollbar: "Move cards" cut
+    and its arrows off the screen, with nothing to say they were there. Now every tool is in sight, in English
+    and in the longer French, and the arrows, of no use until "Move cards" is on, come with it and move a card."""
+    for lang in ("en", "fr"):
+        page = new_page(390, 844, locale="fr-FR" if lang == "fr" else "en-GB")
+        pk = seated(server, page, f"tools{lang}")
+        page.goto(f"{server.url}/tables/{pk}/")
+        page.wait_for_selector("[data-fc-hand] > li.fc-slot")
+        assert page.locator(".fc-tools .arrow:visible").count() == 0
+        assert page.evaluate(TOOLS_OUT_OF_SIGHT, ".fc-hand") == [], lang
+        order = hand_codes(page)
+        page.click("button[data-fc-arrange]")
+        assert page.locator(".fc-tools .arrow:visible").count() == 2
+        assert page.evaluate(TOOLS_OUT_OF_SIGHT, ".fc-hand") == [], lang
+        page.locator("[data-fc-hand] > li.fc-slot").first.click()  # selects, does not discard
+        page.click("button[data-fc-shift='1']")
+        assert hand_codes(page) == [order[1], order[0], *order[2:]]
+        shot(page, f"fc-07-move-cards-phone-{lang}", full_page=False)
+        page.click("button[data-fc-arrange]")
+        assert page.locator(".fc-tools .arrow:visible").count() == 0
+        assert not page.errors, page.errors
+
+
 def test_the_score_chart_is_drawn_in_french_as_in_english(server, new_page):
     """The chart's lines run across it, and its labels sit at their heights, for a French reader as for an
     English one (its coordinates were once written with a French decimal comma: no coordinate at all)."""
     pages = {"en": new_page(1280, locale="en-GB"), "fr": new_page(390, 844, locale="fr-FR")}
     boxes = {}
     for lang, page in pages.items():
-        me, other = unique(f"chart{lang}"), unique(f"other{lang}")
-        sign_up(page, server, me)
-        out = server.manage(
-            "shell",
-            "-c",
-            "from django.contrib.auth.models import User; from tables import services; "
-            "from tests.tables.positions import put_state, state_of; "
-            f"users = [User.objects.get(username={me!r}), User.objects.create_user({other!r}, password='x-long-password-1')]; "
-            "t = services.create_table(users[0], 'five_crowns', 2); services.join_table(t.pk, users[1]); "
-            "t = services.start_table(t.pk, users[0], seed=3); s = state_of(t); "
-            "s['sheet'] = [[0, 25], [3, 30], [12, 0]]; s['scores'] = [15, 55]; put_state(t, s); print('table', t.pk)",
+        pk = seated(
+            server, page, f"chart{lang}", "s['sheet'] = [[0, 25], [3, 30], [12, 0]]; s['scores'] = [15, 55]"
         )
-        pk = re.search(r"^table (\d+)$", out, re.M).group(1)
         page.goto(f"{server.url}/tables/{pk}/")
         page.wait_for_selector(".fc-chart polyline")
         chart = page.locator(".fc-chart")
