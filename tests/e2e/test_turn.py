@@ -223,9 +223,14 @@ def test_the_result_panel_ends_the_game_over_the_board(server, browser, width, l
             assert word in mine, (word, mine)
         assert player.locator(".result-panel [data-next-link]").is_hidden()  # no other game waits
         assert player.locator(".result-table tbody tr").count() == 2
-        # The panel fits the screen: nothing of it is cut off sideways.
+        # The panel fits the screen: nothing of it is cut off sideways, and every name reads whole (a bot's
+        # name with its level once read "Babbage (…" on a phone).
         box = player.locator(".result-card").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+        cut = player.locator(".result-table .who .name-cut").evaluate_all(
+            "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
+        )
+        assert cut == [], cut
         assert not grave_violations(player)
         shot(player, f"turn-result-{lang}-{width}", full_page=False)
         shot(watcher, f"turn-result-watching-{lang}-{width}", full_page=False)
