@@ -155,7 +155,11 @@ def test_ferveur_populaire_offers_another_card_or_the_end_of_the_turn(started_ta
     assert after["phase"] == "fervour"
     put_state(table, after)
     page = page_of(client_for(alice), table)
-    assert "Ferveur populaire!" in page and "End turn" in page
+    # (RULINGS' glossary: "Popular fervour" in English, "Ferveur populaire" in French; the English board once
+    # said "You have Ferveur populaire")
+    assert "Popular fervour!" in page and "End turn" in page and "Ferveur" not in page
+    french = client_for(alice).get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Ferveur populaire\u00a0!" in french and "avez la Ferveur populaire" in french
     assert {"type": "end_turn"} in moves_posted(page)
     assert not [m for m in moves_posted(page) if m["type"] == "pass"]
 
