@@ -227,7 +227,7 @@ def test_the_result_panel_ends_the_game_over_the_board(server, browser, width, l
         # name with its level once read "Babbage (…" on a phone).
         box = player.locator(".result-card").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
-        cut = player.locator(".result-table .who .name-cut").evaluate_all(
+        cut = player.locator(".result-table .who .name").evaluate_all(
             "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"
         )
         assert cut == [], cut

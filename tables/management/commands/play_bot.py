@@ -35,6 +35,11 @@ BACK_OFF = (1, 2, 4, 8, 15, 30)  # seconds before each new try after a loss, the
 LOST = (OSError, http.client.HTTPException, ValueError)  # (ValueError: a line or an answer cut short)
 
 
+def told(exc: BaseException) -> str:
+    """What a loss says in the bot's output: ``ConnectionRefusedError: [Errno 111] ...``."""
+    return f"{type(exc).__name__}: {exc}"
+
+
 class Refused(Exception):
     """The site refused the bot for good (401, 403: its token unknown or revoked; 404: no such table)."""
 
@@ -98,7 +103,7 @@ class Bot:
                     yield line
                 lost = "the stream ended"
             except LOST as exc:
-                lost = f"{type(exc).__name__}: {exc}"
+                lost = told(exc)
             wait = BACK_OFF[min(tries, len(BACK_OFF) - 1)]
             tries += 1
             self.say(f"{what}: lost ({lost}); opened again in {wait} s")
@@ -122,7 +127,7 @@ class Bot:
                 try:
                     status, _ = self.api.post(f"/api/challenges/{event['challenge']['id']}/accept", {})
                 except LOST as exc:  # (still pending: the stream opened again says it again)
-                    status = f"{type(exc).__name__}: {exc}"
+                    status = told(exc)
                 self.say(f"challenge {event['challenge']['id']} from {event['challenge']['from']}: {status}")
             elif kind == "gameStart" and event["table"] not in self.followed:
                 self.followed.add(event["table"])
@@ -154,7 +159,7 @@ class Bot:
                     f"/api/tables/{table}/moves", {"move": move, "seq": line["seq"]}
                 )
             except LOST as exc:  # (committed or not, the table's next line, or its full line, says which)
-                status, answer = f"{type(exc).__name__}: {exc}", {}
+                status, answer = told(exc), {}
             if status != 200:  # (409: the table moved on meanwhile; its next line says where it is)
                 why = f": {answer['error']}" if answer.get("error") else ""
                 self.say(f"table {table}: move not taken ({status}){why}")
