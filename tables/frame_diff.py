@@ -31,7 +31,11 @@ median partial frame. When the partial frame would not be smaller
 than the full one, the full one is given.
 
 The frames are the site's own templates: well-formed, attribute values quoted and escaped. Only the elements
-with an ``id`` are located (a search for their end tag, counting the tags of their own name).
+with an ``id`` are located, and only inside an element that changed: from its id attribute back to its start
+tag, then forward to the next end tag of its name, counting the start tags of that name before it (scans that
+run in C, over the frame's UTF-8 bytes). An element whose markup is, byte for byte, that of the element of its
+id in the viewer's frame before (``Parsed.of(html, like=…)``) ends where that one did, with no search; and the
+viewers of one change who read the same log share what was found for it (``partial(…, found)``).
 """
 
 from __future__ import annotations
@@ -39,17 +43,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-OOB = ' hx-swap-oob="true"'
-ATTRS_ONLY = " data-attrs-only"
-KEPT = "data-kept"
+OOB = b' hx-swap-oob="true"'
+ATTRS_ONLY = b" data-attrs-only"
+KEPT = b"data-kept"
 KEY = "key:"  # (a part known by its data-key: a line of the log)
 
+# The frames are searched as UTF-8 bytes (encoded once per frame): a slice of them is a copy, not a new
+# string whose widest character must be found, and their patterns match a byte at a time.
 _ID_TAG = re.compile(
-    r'<([a-zA-Z][a-zA-Z0-9-]*)\b(?:[^>"\']|"[^"]*"|\'[^\']*\')*?\s(id|data-key)="([^"]+)"(?:[^>"\']|"[^"]*"|\'[^\']*\')*>'
+    rb'<([a-zA-Z][a-zA-Z0-9-]*)\b(?:[^>"\']|"[^"]*"|\'[^\']*\')*?\s(id|data-key)="([^"]+)"(?:[^>"\']|"[^"]*"|\'[^\']*\')*>'
 )
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
-_HX_ATTR = re.compile(r'\s(?:data-)?(?:hx-|ws-)[a-z-]+="[^"]*"')
-_tag_patterns: dict[str, re.Pattern] = {}
+_ID_ATTR = re.compile(rb'\s(?:id|data-key)="')
+_VOID = frozenset(b"area base br col embed hr img input link meta source track wbr".split())
+_HX_ATTR = re.compile(rb'\s(?:data-)?(?:hx-|ws-)[a-z-]+="[^"]*"')
+_tag_patterns: dict[bytes, re.Pattern] = {}
 
 
 @dataclass(eq=False)
@@ -57,80 +64,125 @@ class Element:
     """One element with an id: its spans in the frame; the elements with an id nearest inside it (its
     ``parts``) are located when first asked for (an element a frame does not change is never searched)."""
 
-    html: str
+    html: bytes
     id: str
-    name: str
+    name: bytes
     start: int  # where its start tag begins
     inner: int  # where its start tag ends
     close: int  # where its end tag begins
     end: int  # where its end tag ends
     _parts: list[Element] | None = None
+    _skeleton: bytes | None = None  # (its own markup, once asked for: ``skeleton``)
 
     @property
     def parts(self) -> list[Element]:
+        return self.parts_like(None)
+
+    def parts_like(self, was: Element | None) -> list[Element]:
+        """Its parts, located with the help of ``was`` (the element it replaces, in the frame before): a part
+        that starts as one of ``was``'s parts did, with that part's whole markup, ends where that one did."""
         if self._parts is None:
-            self._parts = _level(self.html, self.inner, self.close)
+            self._parts = _level(self.html, self.inner, self.close, was.parts if was is not None else ())
         return self._parts
 
     @property
-    def markup(self) -> str:
+    def markup(self) -> bytes:
         return self.html[self.start : self.end]
 
+    @property
+    def skeleton(self) -> bytes:
+        """Its content with each of its parts cut out (its own markup, which a part does not hold); kept, as
+        the element is compared again as the frame before at the next change."""
+        if self._skeleton is None:
+            html, pieces, at = self.html, [], self.inner
+            for part in self.parts:
+                pieces.append(html[at : part.start])
+                at = part.end
+            pieces.append(html[at : self.close])
+            self._skeleton = b"\0".join(pieces)
+        return self._skeleton
 
-def _tags_of(name: str) -> re.Pattern:
+    def same_as(self, other: Element) -> bool:
+        """Whether its markup is ``other``'s (of another frame)."""
+        return self.end - self.start == other.end - other.start and self.html.startswith(
+            other.html[other.start : other.end], self.start
+        )
+
+
+def _opens_of(name: bytes) -> re.Pattern:
+    """Start tags of ``name``, each with its closing slash if it closes itself (``<x … />``)."""
     found = _tag_patterns.get(name)
     if found is None:
         found = _tag_patterns[name] = re.compile(
-            rf"<(/?){name}(?=[\s>/])(?:[^>\"']|\"[^\"]*\"|'[^']*')*?(/?)>", re.I
+            b"<" + re.escape(name) + rb"""(?=[\s>/])(?:[^>"']|"[^"]*"|'[^']*')*?(/?)>"""
         )
     return found
 
 
-def _end_of(html: str, name: str, inner: int) -> tuple[int, int]:
-    """(start, end) of the end tag closing the element of tag ``name`` whose start tag ends at ``inner``."""
-    depth = 1
-    for m in _tags_of(name).finditer(html, inner):
-        if m.group(1):
-            depth -= 1
-            if depth == 0:
-                return m.start(), m.end()
-        elif not m.group(2):
-            depth += 1
-    raise ValueError(f"<{name}> not closed")
+def _end_of(html: bytes, name: bytes, inner: int) -> tuple[int, int]:
+    """(start, end) of the end tag closing the element of tag ``name`` whose start tag ends at ``inner``: the
+    next end tag of that name, unless start tags of that name opened before it (each scan runs in C)."""
+    opening, close_tag, depth, at = b"<" + name, b"</" + name + b">", 1, inner
+    while (close := html.find(close_tag, at)) >= 0:
+        if html.find(opening, at, close) >= 0:  # (else none opens before it)
+            # (a start tag that closes itself opens nothing)
+            depth += _opens_of(name).findall(html, at, close).count(b"")
+        depth -= 1
+        at = close + len(close_tag)
+        if depth == 0:
+            return close, at
+    raise ValueError(f"<{name.decode()}> not closed")
 
 
-def _element(html: str, m: re.Match) -> Element:
-    name = m.group(1).lower()
-    if name in _VOID or m.group(0).endswith("/>"):
-        close = end = m.end()
+def _next_id_tag(html: bytes, at: int, end: int) -> re.Match | None:
+    """The first start tag with an id (or a data-key) between ``at`` (not inside a tag) and ``end``: found from
+    its attribute (attribute values hold no "<": the tag starts at the "<" before it), which is checked."""
+    attribute = _ID_ATTR.search(html, at, end)
+    if attribute is None:
+        return None
+    m = _ID_TAG.match(html, html.rfind(b"<", at, attribute.start()), end)
+    if m is not None and m.start(2) == attribute.start() + 1:
+        return m
+    return _ID_TAG.search(html, at, end)  # (not as the site's templates write: the thorough search)
+
+
+def _element(html: bytes, m: re.Match, like: dict[str, Element] | None = None) -> Element:
+    tag, kind, ident = m.groups()
+    ident = ident.decode() if kind == b"id" else KEY + ident.decode()
+    start, inner = m.span()
+    was = like.get(ident) if like else None
+    if was is not None and html.startswith(was.html[was.start : was.end], start):
+        # (the same markup as the element it replaces, which closed where its markup ends: no search)
+        return Element(
+            html, ident, was.name, start, inner, start + was.close - was.start, start + was.end - was.start
+        )
+    name = tag.lower()
+    if name in _VOID or html[inner - 2] == 47:  # ("/": a tag that closes itself)
+        close = end = inner
     else:
-        close, end = _end_of(html, name, m.end())
-    ident = m.group(3) if m.group(2) == "id" else KEY + m.group(3)
-    return Element(html, ident, name, m.start(), m.end(), close, end)
+        close, end = _end_of(html, tag, inner)
+    return Element(html, ident, name, start, inner, close, end)
 
 
-def _level(html: str, start: int, end: int) -> list[Element]:
-    """The outermost elements with an id between ``start`` and ``end``."""
+def _level(html: bytes, start: int, end: int, like: list[Element] = ()) -> list[Element]:
+    """The outermost elements with an id between ``start`` and ``end`` (``like``: those of the element this
+    one replaces, in the frame before, whose ends need no search where their markup is unchanged)."""
     found, at = [], start
-    while (m := _ID_TAG.search(html, at, end)) is not None:
-        element = _element(html, m)
+    known = {e.id: e for e in like} if like else None
+    while (m := _next_id_tag(html, at, end)) is not None:
+        element = _element(html, m, known)
         found.append(element)
         at = element.end
     return found
 
 
-def elements(html: str) -> list[Element]:
-    """The outermost elements with an id in ``html`` (each locates its parts when asked)."""
-    return _level(html, 0, len(html))
-
-
-def _markup_in(html: str, ident: str) -> str | None:
+def _markup_in(html: bytes, ident: str) -> bytes | None:
     """The markup of the element ``ident`` names in the frame ``html`` (None: there is none)."""
     name = f' data-key="{ident[len(KEY) :]}"' if ident.startswith(KEY) else f' id="{ident}"'
-    at = html.find(name)
+    at = html.find(name.encode())
     if at < 0:
         return None
-    m = _ID_TAG.match(html, html.rfind("<", 0, at))
+    m = _ID_TAG.match(html, html.rfind(b"<", 0, at))
     return _element(html, m).markup if m is not None else None
 
 
@@ -139,45 +191,43 @@ class Parsed:
     """A full frame with its elements located (kept with the frame, so that each is parsed once)."""
 
     html: str
+    data: bytes  # (``html`` in UTF-8: what is searched)
     roots: list[Element]
 
     @classmethod
-    def of(cls, html: str) -> Parsed:
-        return cls(html, elements(html))
+    def of(cls, html: str, like: Parsed | None = None) -> Parsed:
+        """``html`` located (``like``: the same viewer's frame before, whose unchanged elements need no search)."""
+        data = html.encode()
+        return cls(html, data, _level(data, 0, len(data), like.roots if like is not None else ()))
 
 
-def _skeleton(html: str, element: Element) -> str:
-    """The element's content with each of its parts cut out (its own markup, which a part does not hold)."""
-    pieces, at = [], element.inner
-    for part in element.parts:
-        pieces.append(html[at : part.start])
-        at = part.end
-    pieces.append(html[at : element.close])
-    return "\0".join(pieces)
-
-
-def _bare(tag: str) -> str:
+def _bare(tag: bytes) -> bytes:
     """A start tag as a partial frame sends it: without ``hx-swap-oob="true"`` (the socket's default)."""
-    return tag.replace(OOB, "", 1)
+    return tag.replace(OOB, b"", 1)
 
 
-def _start_tag(html: str, element: Element) -> str:
+def _start_tag(html: bytes, element: Element) -> bytes:
     """The element's start tag alone, marked as an attribute update."""
     tag = _bare(html[element.start : element.inner])
-    return f"{tag[:-1]}{ATTRS_ONLY}></{element.name}>"
+    return tag[:-1] + ATTRS_ONLY + b"></" + element.name + b">"
 
 
-def _stubbed(html: str, element: Element, old: str, was: Element, tag: str | None = None) -> str:
+def _kept_lines(keys: list[str]) -> bytes:
+    return b"<li " + KEPT + b'="' + " ".join(keys).encode() + b'"></li>'
+
+
+def _stubbed(html: bytes, element: Element, old: bytes, was: Element, tag: bytes | None = None) -> bytes:
     """The element whole, each of its parts that ``old`` shows as they are a stub (``was``: the element it
     replaces, in ``old``, where a part is looked for first)."""
     pieces, at = [tag or html[element.start : element.inner]], element.inner
     lines: list[str] = []  # (kept log lines next to each other: one stub names them all)
+    counterparts = {p.id: p for p in was._parts} if was._parts else {}
     for part in element.parts:
         between = html[at : part.start]
-        counterpart = next((p for p in was._parts or () if p.id == part.id), None)
-        same = (counterpart.markup if counterpart else _markup_in(old, part.id)) == part.markup
+        counterpart = counterparts.get(part.id)
+        same = part.same_as(counterpart) if counterpart else _markup_in(old, part.id) == part.markup
         if lines and (between or not part.id.startswith(KEY) or not same):
-            pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
+            pieces.append(_kept_lines(lines))
             lines = []
         pieces.append(between)
         if not same:
@@ -185,23 +235,25 @@ def _stubbed(html: str, element: Element, old: str, was: Element, tag: str | Non
         elif part.id.startswith(KEY):
             lines.append(part.id[len(KEY) :])
         else:
-            pieces.append(f'<{part.name} id="{part.id}" {KEPT}></{part.name}>')
+            pieces.append(
+                b"<" + part.name + b' id="' + part.id.encode() + b'" ' + KEPT + b"></" + part.name + b">"
+            )
         at = part.end
     if lines:
-        pieces.append(f'<li {KEPT}="{" ".join(lines)}"></li>')
+        pieces.append(_kept_lines(lines))
     pieces.append(html[at : element.end])
-    return "".join(pieces)
+    return b"".join(pieces)
 
 
-def _diff(old: str, o: Element, new: str, n: Element) -> list[str]:
-    if old[o.start : o.end] == new[n.start : n.end]:
+def _diff(old: bytes, o: Element, new: bytes, n: Element) -> list[bytes]:
+    if n.same_as(o):
         return []
     old_tag, new_tag = old[o.start : o.inner], new[n.start : n.inner]
     if (
         o.name != n.name
-        or [p.id for p in o.parts] != [p.id for p in n.parts]
+        or [p.id for p in o.parts] != [p.id for p in n.parts_like(o)]
         or _HX_ATTR.findall(old_tag) != _HX_ATTR.findall(new_tag)
-        or _skeleton(old, o) != _skeleton(new, n)
+        or o.skeleton != n.skeleton
     ):
         # (a stub stands for an element of the one it replaces)
         return [_stubbed(new, n, old, o, _bare(new_tag))]
@@ -211,13 +263,21 @@ def _diff(old: str, o: Element, new: str, n: Element) -> list[str]:
     return out
 
 
-def partial(old: Parsed, new: Parsed) -> str:
+def partial(old: Parsed, new: Parsed, found: dict | None = None) -> str:
     """The partial frame from ``old`` to ``new`` (two full frames of one viewer), or ``new`` whole when the
-    frames do not have the same top-level elements or the partial frame would be no smaller."""
+    frames do not have the same top-level elements or the partial frame would be no smaller. ``found``: what
+    the partial frames of other viewers of the same change found for the same top-level element (most of
+    them read the same log), filled in."""
     if [e.id for e in old.roots] != [e.id for e in new.roots]:
         return new.html
-    out: list[str] = []
+    out: list[bytes] = []
     for o, n in zip(old.roots, new.roots, strict=True):
-        out += _diff(old.html, o, new.html, n)
-    text = "".join(out)
-    return text if len(text) < len(new.html) else new.html
+        if found is None:
+            out += _diff(old.data, o, new.data, n)
+            continue
+        pair = (o.markup, n.markup)
+        if pair not in found:
+            found[pair] = _diff(old.data, o, new.data, n)
+        out += found[pair]
+    data = b"".join(out)
+    return data.decode() if len(data) < len(new.data) else new.html

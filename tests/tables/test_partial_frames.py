@@ -46,15 +46,21 @@ def test_a_page_kept_by_partial_frames_is_the_full_render_at_every_step_of_a_who
     sizes: list[int] = []
     for _step in range(MAX_STEPS):
         state = engine.load(table.state)
+        found: dict = {}  # (as tables.live shares one change's findings among its viewers)
         for seat, user in viewers:
             frame = render_frame(table, user, langs[seat])
             ids = ID.findall(frame)
             assert len(ids) == len(set(ids)), (seat, table.seq, sorted({i for i in ids if ids.count(i) > 1}))
-            parsed = frame_diff.Parsed.of(frame)
+            # (located with the help of the viewer's frame before, as tables.live does)
+            parsed = frame_diff.Parsed.of(frame, like=before.get(seat))
             if seat not in before:
                 pages[seat] = frame_pages.page_of(frame)
             else:
-                part = frame_diff.partial(before[seat], parsed)
+                part = frame_diff.partial(before[seat], parsed, found)
+                # The same partial frame as found alone, from the frames located without help.
+                assert part == frame_diff.partial(
+                    frame_diff.Parsed.of(before[seat].html), frame_diff.Parsed.of(frame)
+                )
                 sizes.append(len(part.encode()))
                 shown = set(CARD.findall(part))
                 visible = strings_in(engine.view(state, seat))
