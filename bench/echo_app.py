@@ -12,9 +12,10 @@ calls bench/live.py makes, in the shapes of CONTRACTS.md §2 and §3, so the sam
   "table-<id>", and answers 200 {"seq"}.
 - WebSocket /ws/tables/<id>/ joins that group, sends the current frame, then forwards every frame. The
   table's Nth socket is seat N (bench/live.py opens them in seat order); a seat's frame carries a move
-  button (``data-move``) while it is that seat's turn, and a move sent over its socket, ``{"move", "seq"}``,
-  bumps the seq and sends each seat its own frame, as the site does (bench/live.py's part F: the stack's
-  floor beside the peer), or tells that socket alone ``data-refused="409"``.
+  button (``data-move``), and its status section ``data-my-turn``, while it is that seat's turn, and a move
+  sent over its socket, ``{"move", "seq"}``, bumps the seq and sends each seat its own frame, as the site
+  does (bench/live.py's part F: the stack's floor beside the peer), or tells that socket alone
+  ``data-refused="409"``.
 
 Not a benchmark itself (`make bench` skips it); bench/live.py serves it with
 `daphne -b 127.0.0.1 -p PORT echo_app:application` from this folder.
@@ -68,12 +69,13 @@ class EchoTable:
 
     def frame(self, seat: int | None = None) -> str:
         """The table's frame; for ``seat`` (a socket's own), with a move button when it is that seat's turn."""
+        mine = seat is not None and seat == self.seq % self.players
         head = (
             f'<section id="table-{self.id}-status" class="table-status" hx-swap-oob="true" '
-            f'data-seq="{self.seq}" data-status="playing">seq {self.seq}</section>\n'
+            f'data-seq="{self.seq}" data-status="playing"{" data-my-turn" if mine else ""}>seq {self.seq}</section>\n'
             f'<section id="table-{self.id}-board" class="board" hx-swap-oob="true">\n'
         )
-        if seat is not None and seat == self.seq % self.players:
+        if mine:
             move = html.escape(json.dumps({"type": "play", "card": f"echo-{self.seq}"}))
             head += f'<button data-move="{move}">play</button>\n'
         body = FILLER * ((FRAME_BYTES - len(head)) // len(FILLER))

@@ -111,6 +111,7 @@ REDIS = "redis://127.0.0.1:6379/11"
 STATUS_SEQ = re.compile(r'id="table-\d+-status"[^>]*?\sdata-seq="(\d+)"')
 ANY_SEQ = re.compile(r'data-seq="(\d+)"')
 MOVE_ATTR = re.compile(r'data-move="([^"]*)"')
+MY_TURN = re.compile(r'id="table-\d+-status"[^>]*?\sdata-my-turn[\s>]')
 REFUSED = re.compile(r'data-refused="(\d+)"')
 PEER = ROOT / "var" / "peer-bgio"  # a copy of ../shared/peers/bgio with its node_modules (made on first use)
 PEER_SOURCE = ROOT.parent / "shared" / "peers" / "bgio"
@@ -325,6 +326,17 @@ def frame_seq(text: str) -> int | None:
     return max(map(int, seqs)) if seqs else None
 
 
+def offered_now(text: str, before: list[dict]) -> list[dict]:
+    """The moves a seat's page offers once ``text`` (a frame, whole or partial) is in: none unless its status
+    says it is the seat's turn (``data-my-turn``, in the status section's start tag, which every frame sends);
+    else those the frame's buttons carry, or, when it carries none, those the page had (a partial frame
+    leaves the parts that did not change, their buttons with them, as the page shows them:
+    tables.frame_diff)."""
+    if MY_TURN.search(text) is None:
+        return []
+    return offered_moves(text) or before
+
+
 def offered_moves(text: str) -> list[dict]:
     """The moves a frame offers its seat (the board's buttons carry them, as the browser sends them)."""
     import html
@@ -504,7 +516,7 @@ class LiveTable:
                 if seq is not None and seq > self.seen[seat]:
                     self.seen[seat] = seq
                     if self.app.socket_moves:
-                        self.offered[seat] = offered_moves(text)
+                        self.offered[seat] = offered_now(text, self.offered[seat])
                     waiter = self.waiter
                     if waiter is not None and waiter.end is None and min(self.seen) >= waiter.target:
                         waiter.end = time.perf_counter()

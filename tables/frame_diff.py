@@ -35,7 +35,8 @@ with an ``id`` are located, and only inside an element that changed: from its id
 tag, then forward to the next end tag of its name, counting the start tags of that name before it (scans that
 run in C, over the frame's UTF-8 bytes). An element whose markup is, byte for byte, that of the element of its
 id in the viewer's frame before (``Parsed.of(html, like=…)``) ends where that one did, with no search; and the
-viewers of one change who read the same log share what was found for it (``partial(…, found)``).
+viewers of one change share what was found for the same element (``partial(…, shared)``) unless it kept a part
+from elsewhere in the page, which only that viewer's page may show.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ class Element:
         """Its parts, located with the help of ``was`` (the element it replaces, in the frame before): a part
         that starts as one of ``was``'s parts did, with that part's whole markup, ends where that one did."""
         if self._parts is None:
-            self._parts = _level(self.html, self.inner, self.close, was.parts if was is not None else ())
+            like = (was.parts, was.inner) if was is not None else ((), 0)
+            self._parts = _level(self.html, self.inner, self.close, *like)
         return self._parts
 
     @property
@@ -146,11 +148,11 @@ def _next_id_tag(html: bytes, at: int, end: int) -> re.Match | None:
     return _ID_TAG.search(html, at, end)  # (not as the site's templates write: the thorough search)
 
 
-def _element(html: bytes, m: re.Match, like: dict[str, Element] | None = None) -> Element:
+def _element(html: bytes, m: re.Match, like: dict[str, tuple[int, Element]] | None = None) -> Element:
     tag, kind, ident = m.groups()
     ident = ident.decode() if kind == b"id" else KEY + ident.decode()
     start, inner = m.span()
-    was = like.get(ident) if like else None
+    was = like[ident][1] if like and ident in like else None
     if was is not None and html.startswith(was.html[was.start : was.end], start):
         # (the same markup as the element it replaces, which closed where its markup ends: no search)
         return Element(
@@ -164,16 +166,36 @@ def _element(html: bytes, m: re.Match, like: dict[str, Element] | None = None) -
     return Element(html, ident, name, start, inner, close, end)
 
 
-def _level(html: bytes, start: int, end: int, like: list[Element] = ()) -> list[Element]:
-    """The outermost elements with an id between ``start`` and ``end`` (``like``: those of the element this
-    one replaces, in the frame before, whose ends need no search where their markup is unchanged)."""
-    found, at = [], start
-    known = {e.id: e for e in like} if like else None
-    while (m := _next_id_tag(html, at, end)) is not None:
+def _level(html: bytes, start: int, end: int, like: list[Element] = (), like_start: int = 0) -> list[Element]:
+    """The outermost elements with an id between ``start`` and ``end``. ``like``: those of the element this one
+    replaces, in the frame before (its content starting at ``like_start``): where the markup from the last
+    element located to the end of the next of ``like`` is unchanged, that one is there again, with no search
+    (what lies between held no element with an id), and any element whose markup is unchanged ends where
+    its counterpart did."""
+    found, at, i, known = [], start, 0, None
+    while True:
+        if i < len(like):
+            was = like[i]
+            before = like[i - 1].end if i else like_start
+            if at + was.end - before <= end and html.startswith(was.html[before : was.end], at):
+                at += was.start - before
+                inner, close, end_ = (
+                    at + was.inner - was.start,
+                    at + was.close - was.start,
+                    at + was.end - was.start,
+                )
+                found.append(Element(html, was.id, was.name, at, inner, close, end_))
+                at, i = end_, i + 1
+                continue
+        m = _next_id_tag(html, at, end)
+        if m is None:
+            return found
+        if known is None:
+            known = {e.id: (n, e) for n, e in enumerate(like)}
         element = _element(html, m, known)
         found.append(element)
         at = element.end
-    return found
+        i = known[element.id][0] + 1 if element.id in known else len(like)
 
 
 def _markup_in(html: bytes, ident: str) -> bytes | None:
@@ -216,7 +238,21 @@ def _kept_lines(keys: list[str]) -> bytes:
     return b"<li " + KEPT + b'="' + " ".join(keys).encode() + b'"></li>'
 
 
-def _stubbed(html: bytes, element: Element, old: bytes, was: Element, tag: bytes | None = None) -> bytes:
+class _Finding:
+    """What one partial frame is found with: ``shared``, what the partial frames of the other viewers of the
+    same change found for an element (its markup before and now), or None; ``outside``, whether what is being
+    found kept a part the page shows elsewhere (found outside the element it replaces: ``_markup_in``), which
+    only this viewer's page may show, so that it is not shared."""
+
+    __slots__ = ("shared", "outside")
+
+    def __init__(self, shared: dict | None):
+        self.shared, self.outside = shared, False
+
+
+def _stubbed(
+    html: bytes, element: Element, old: bytes, was: Element, find: _Finding, tag: bytes | None = None
+) -> bytes:
     """The element whole, each of its parts that ``old`` shows as they are a stub (``was``: the element it
     replaces, in ``old``, where a part is looked for first)."""
     pieces, at = [tag or html[element.start : element.inner]], element.inner
@@ -225,13 +261,16 @@ def _stubbed(html: bytes, element: Element, old: bytes, was: Element, tag: bytes
     for part in element.parts:
         between = html[at : part.start]
         counterpart = counterparts.get(part.id)
-        same = part.same_as(counterpart) if counterpart else _markup_in(old, part.id) == part.markup
+        if counterpart is not None:
+            same = part.same_as(counterpart)
+        elif same := _markup_in(old, part.id) == part.markup:
+            find.outside = True
         if lines and (between or not part.id.startswith(KEY) or not same):
             pieces.append(_kept_lines(lines))
             lines = []
         pieces.append(between)
         if not same:
-            pieces.append(_stubbed(html, part, old, counterpart or was))
+            pieces.append(_stubbed(html, part, old, counterpart or was, find))
         elif part.id.startswith(KEY):
             lines.append(part.id[len(KEY) :])
         else:
@@ -245,9 +284,25 @@ def _stubbed(html: bytes, element: Element, old: bytes, was: Element, tag: bytes
     return b"".join(pieces)
 
 
-def _diff(old: bytes, o: Element, new: bytes, n: Element) -> list[bytes]:
+def _diff(old: bytes, o: Element, new: bytes, n: Element, find: _Finding) -> list[bytes]:
+    """What brings ``o`` (in ``old``) to show ``n`` (in ``new``): taken from what another viewer's partial frame
+    of the same change found for the same markup, when that kept nothing from elsewhere in its page."""
     if n.same_as(o):
         return []
+    if find.shared is None:
+        return _changed(old, o, new, n, find)
+    pair = (o.markup, n.markup)
+    got = find.shared.get(pair)
+    if got is None:
+        outside, find.outside = find.outside, False
+        got = _changed(old, o, new, n, find)
+        if not find.outside:
+            find.shared[pair] = got
+        find.outside = find.outside or outside
+    return got
+
+
+def _changed(old: bytes, o: Element, new: bytes, n: Element, find: _Finding) -> list[bytes]:
     old_tag, new_tag = old[o.start : o.inner], new[n.start : n.inner]
     if (
         o.name != n.name
@@ -256,28 +311,23 @@ def _diff(old: bytes, o: Element, new: bytes, n: Element) -> list[bytes]:
         or o.skeleton != n.skeleton
     ):
         # (a stub stands for an element of the one it replaces)
-        return [_stubbed(new, n, old, o, _bare(new_tag))]
+        return [_stubbed(new, n, old, o, find, _bare(new_tag))]
     out = [_start_tag(new, n)] if old_tag != new_tag else []
     for op, np in zip(o.parts, n.parts, strict=True):
-        out += _diff(old, op, new, np)
+        out += _diff(old, op, new, np, find)
     return out
 
 
-def partial(old: Parsed, new: Parsed, found: dict | None = None) -> str:
+def partial(old: Parsed, new: Parsed, shared: dict | None = None) -> str:
     """The partial frame from ``old`` to ``new`` (two full frames of one viewer), or ``new`` whole when the
-    frames do not have the same top-level elements or the partial frame would be no smaller. ``found``: what
-    the partial frames of other viewers of the same change found for the same top-level element (most of
-    them read the same log), filled in."""
+    frames do not have the same top-level elements or the partial frame would be no smaller. ``shared``: what
+    the partial frames of the other viewers of the same change found (most parts of a board, and the log,
+    change alike for every viewer), filled in with what this one finds."""
     if [e.id for e in old.roots] != [e.id for e in new.roots]:
         return new.html
     out: list[bytes] = []
+    find = _Finding(shared)
     for o, n in zip(old.roots, new.roots, strict=True):
-        if found is None:
-            out += _diff(old.data, o, new.data, n)
-            continue
-        pair = (o.markup, n.markup)
-        if pair not in found:
-            found[pair] = _diff(old.data, o, new.data, n)
-        out += found[pair]
+        out += _diff(old.data, o, new.data, n, find)
     data = b"".join(out)
     return data.decode() if len(data) < len(new.data) else new.html

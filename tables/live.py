@@ -151,7 +151,7 @@ class Publication:
         heard, streaming = listened_apart(layer, groups, streams)
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
-        found: dict = {}  # (what the partial frames found for each top-level element: most viewers share the log)
+        shared: dict = {}  # (what the partial frames found, for the other viewers: tables.frame_diff.partial)
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
             if group in heard:
@@ -161,7 +161,7 @@ class Publication:
                     was = before.get((key, lang))
                     parsed = self.parsed[key, lang] = frame_diff.Parsed.of(html, like=was)
                 if before and (key, lang) in before:
-                    part = frame_diff.partial(before[key, lang], parsed, found)
+                    part = frame_diff.partial(before[key, lang], parsed, shared)
                     if part is not html:
                         # Only what changed since the frame at the revision before: for a socket that holds it.
                         message.update(html=part, base=table.revision - 1)

@@ -46,7 +46,7 @@ def test_a_page_kept_by_partial_frames_is_the_full_render_at_every_step_of_a_who
     sizes: list[int] = []
     for _step in range(MAX_STEPS):
         state = engine.load(table.state)
-        found: dict = {}  # (as tables.live shares one change's findings among its viewers)
+        shared: dict = {}  # (as tables.live shares what one change found among its viewers)
         for seat, user in viewers:
             frame = render_frame(table, user, langs[seat])
             ids = ID.findall(frame)
@@ -56,7 +56,7 @@ def test_a_page_kept_by_partial_frames_is_the_full_render_at_every_step_of_a_who
             if seat not in before:
                 pages[seat] = frame_pages.page_of(frame)
             else:
-                part = frame_diff.partial(before[seat], parsed, found)
+                part = frame_diff.partial(before[seat], parsed, shared)
                 # The same partial frame as found alone, from the frames located without help.
                 assert part == frame_diff.partial(
                     frame_diff.Parsed.of(before[seat].html), frame_diff.Parsed.of(frame)
