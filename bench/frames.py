@@ -1,8 +1,8 @@
 """How big a live frame is and how long it takes to render, per game: seeded bot games played through the
 services, and at every step the frame (status + board + log) rendered for each seat and for a spectator,
 as the sockets do, whole and as the partial frame a socket gets from the viewer's previous frame
-(tables.frame_diff; counted from the second step, as a socket gets a full frame first). Sizes are KiB per
-seat per move. Run: python bench/frames.py [--seed N] [--every K]"""
+(tables.frame_diff, as tables.live finds it; counted from the second step, as a socket gets a full frame
+first). Sizes are KiB per seat per move. Run: python bench/frames.py [--seed N] [--every K]"""
 
 import argparse
 import random
@@ -43,15 +43,16 @@ def play_and_measure(slug: str, users: list, players: int, seed: int, every: int
     viewers = [*seated, AnonymousUser()]
     for step in range(MAX_STEPS):
         if step % every == 0 or table.status != Table.PLAYING:
+            shared: dict = {}  # (what one change's partial frames found, reused among its viewers: tables.live)
             for i, viewer in enumerate(viewers):
                 start = time.perf_counter()
                 frame = render_frame(table, viewer)
                 times.append((time.perf_counter() - start) * 1000)
                 sizes.append(len(frame.encode()) / 1024)
                 start = time.perf_counter()
-                parsed = frame_diff.Parsed.of(frame)
+                parsed = frame_diff.Parsed.of(frame, like=before.get(i))
                 if i in before:
-                    part = frame_diff.partial(before[i], parsed)
+                    part = frame_diff.partial(before[i], parsed, shared)
                     diff_times.append((time.perf_counter() - start) * 1000)
                     partials.append(len(part.encode()) / 1024)
                 before[i] = parsed

@@ -141,10 +141,10 @@ SYNC_THREADS = max(1, int(env("SYNC_THREADS", "1" if _sqlite else "4")))
 # changes, so that a slow page never holds up a move (config.handlers). 0: on the SYNC_THREADS.
 PAGE_THREADS = max(0, int(env("PAGE_THREADS", "2")))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-# Live frames that carry only what changed since the frame a socket holds (tables.frame_diff): 50–80% fewer
-# bytes per seat, but finding what changed costs 0.8–1.6 ms of CPU per frame (bench/frames.py,
-# bench/live_cpu.py). Off until a frame can be drawn from its changed parts alone (issue 31).
-PARTIAL_FRAMES = envbool("PARTIAL_FRAMES", False)
+# Live frames that carry only what changed since the frame a socket holds (tables.frame_diff): 70–80% fewer
+# bytes per seat, for about a fifth more CPU per socket move in one process and no difference under daphne
+# that its runs can tell (bench/RESULTS.md, 1 December 2026). false: every frame whole.
+PARTIAL_FRAMES = envbool("PARTIAL_FRAMES", True)
 
 # Channels and cache: in memory unless REDIS_URL.
 REDIS_URL = env("REDIS_URL")

@@ -5,12 +5,13 @@ i's player reading in ``lang`` (three tabs are one viewer), ``table-<id>-watch-<
 reading in ``lang``. A socket's language is the one its person chose on their account, else its browser's
 (``tables.consumers.socket_language``, as LocaleMiddleware decides a page's). After a change commits, the
 process that made it renders one frame per (viewer, language) that has a socket and sends it to that group;
-the sockets only forward it, without touching the database. With ``settings.PARTIAL_FRAMES``, after a socket's first frame, what is sent
-is the partial frame from that viewer's frame at the revision before (``tables.frame_diff``, from the frames the
-table's room kept), marked with that ``base`` revision: a socket that holds it forwards it, any other reads
-the table anew and sends a full frame. A frame carries the table's ``revision``
-(bumped by every change, under the table's lock), so a socket never replaces a newer frame with an older
-one, and the seat of every player, so a socket whose person took or left a seat re-keys itself.
+the sockets only forward it, without touching the database. With ``settings.PARTIAL_FRAMES`` (the default),
+after a socket's first frame, what is sent is the partial frame from that viewer's frame at the revision
+before (``tables.frame_diff``, from the frames the table's room kept), marked with that ``base`` revision: a
+socket that holds it forwards it, any other reads the table anew and sends a full frame. A frame carries the
+table's ``revision`` (bumped by every change, under the table's lock), so a socket never replaces a newer
+frame with an older one, and the seat of every player, so a socket whose person took or left a seat re-keys
+itself.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ SETTLED = "() => !document.querySelector('.htmx-added, .htmx-settling, .htmx-swa
 
 @pytest.fixture(scope="module")
 def partial_server(server, tmp_path_factory):
-    """A daphne of its own serving partial frames (settings.PARTIAL_FRAMES, off by default)."""
+    """A daphne of its own serving partial frames (settings.PARTIAL_FRAMES: the default, set here all the same)."""
     tmp = tmp_path_factory.mktemp("partial")
     env = {**server.env, "SQLITE_PATH": str(tmp / "partial.sqlite3"), "PARTIAL_FRAMES": "true"}
     migrate(env)

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 @pytest.fixture(autouse=True, params=[False, True], ids=["full-frames", "partial-frames"])
 def partial_frames(request, settings):
-    """Every test here runs with whole frames (the default) and with partial frames (settings.PARTIAL_FRAMES)."""
+    """Every test here runs with whole frames and with partial frames (settings.PARTIAL_FRAMES, the default)."""
     settings.PARTIAL_FRAMES = request.param
     return request.param
 
