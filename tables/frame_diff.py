@@ -83,8 +83,7 @@ class Element:
         """Its parts, located with the help of ``was`` (the element it replaces, in the frame before): a part
         that starts as one of ``was``'s parts did, with that part's whole markup, ends where that one did."""
         if self._parts is None:
-            like = (was.parts, was.inner) if was is not None else ((), 0)
-            self._parts = _level(self.html, self.inner, self.close, *like)
+            self._parts = _level(self.html, self.inner, self.close, was.parts if was is not None else ())
         return self._parts
 
     @property
@@ -148,11 +147,11 @@ def _next_id_tag(html: bytes, at: int, end: int) -> re.Match | None:
     return _ID_TAG.search(html, at, end)  # (not as the site's templates write: the thorough search)
 
 
-def _element(html: bytes, m: re.Match, like: dict[str, tuple[int, Element]] | None = None) -> Element:
+def _element(html: bytes, m: re.Match, like: dict[str, Element] | None = None) -> Element:
     tag, kind, ident = m.groups()
     ident = ident.decode() if kind == b"id" else KEY + ident.decode()
     start, inner = m.span()
-    was = like[ident][1] if like and ident in like else None
+    was = like.get(ident) if like else None
     if was is not None and html.startswith(was.html[was.start : was.end], start):
         # (the same markup as the element it replaces, which closed where its markup ends: no search)
         return Element(
@@ -166,36 +165,16 @@ def _element(html: bytes, m: re.Match, like: dict[str, tuple[int, Element]] | No
     return Element(html, ident, name, start, inner, close, end)
 
 
-def _level(html: bytes, start: int, end: int, like: list[Element] = (), like_start: int = 0) -> list[Element]:
-    """The outermost elements with an id between ``start`` and ``end``. ``like``: those of the element this one
-    replaces, in the frame before (its content starting at ``like_start``): where the markup from the last
-    element located to the end of the next of ``like`` is unchanged, that one is there again, with no search
-    (what lies between held no element with an id), and any element whose markup is unchanged ends where
-    its counterpart did."""
-    found, at, i, known = [], start, 0, None
-    while True:
-        if i < len(like):
-            was = like[i]
-            before = like[i - 1].end if i else like_start
-            if at + was.end - before <= end and html.startswith(was.html[before : was.end], at):
-                at += was.start - before
-                inner, close, end_ = (
-                    at + was.inner - was.start,
-                    at + was.close - was.start,
-                    at + was.end - was.start,
-                )
-                found.append(Element(html, was.id, was.name, at, inner, close, end_))
-                at, i = end_, i + 1
-                continue
-        m = _next_id_tag(html, at, end)
-        if m is None:
-            return found
-        if known is None:
-            known = {e.id: (n, e) for n, e in enumerate(like)}
+def _level(html: bytes, start: int, end: int, like: list[Element] = ()) -> list[Element]:
+    """The outermost elements with an id between ``start`` and ``end`` (``like``: those of the element this
+    one replaces, in the frame before, whose ends need no search where their markup is unchanged)."""
+    found, at = [], start
+    known = {e.id: e for e in like} if like else None
+    while (m := _next_id_tag(html, at, end)) is not None:
         element = _element(html, m, known)
         found.append(element)
         at = element.end
-        i = known[element.id][0] + 1 if element.id in known else len(like)
+    return found
 
 
 def _markup_in(html: bytes, ident: str) -> bytes | None:

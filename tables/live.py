@@ -161,8 +161,7 @@ class Publication:
                 if before is not None:
                     was = before.get((key, lang))
                     parsed = self.parsed[key, lang] = frame_diff.Parsed.of(html, like=was)
-                if before and (key, lang) in before:
-                    part = frame_diff.partial(before[key, lang], parsed, shared)
+                    part = frame_diff.partial(was, parsed, shared) if was is not None else html
                     if part is not html:
                         # Only what changed since the frame at the revision before: for a socket that holds it.
                         message.update(html=part, base=table.revision - 1)
