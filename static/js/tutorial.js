@@ -55,6 +55,19 @@
       bottom: Math.max.apply(null, boxes.map(function (r) { return r.bottom; })),
     };
   }
+  // The board's prompt of a waiting step ("Your turn: draw a card — click the stock or the discard."): the
+  // question the player answers, which the bubble leaves uncovered too where it can (on a phone, say, the bubble
+  // above the piles rather than below them, over the question). Null for a "Next" step, or when the prompt
+  // holds the target or lies within it.
+  function question(target) {
+    const step = steps[at];
+    if (!step || !step.wait.length) return null;
+    const prompt = Array.prototype.find.call(document.querySelectorAll("[id$='-prompt']"), function (p) {
+      return p.getClientRects().length > 0;
+    });
+    if (!prompt || prompt.contains(target) || target.contains(prompt)) return null;
+    return prompt;
+  }
   // Where the screen's room begins: below the site's bar where it stays on screen (sticky on a wide screen).
   function roomTop() {
     const bar = document.querySelector(".topbar");
@@ -80,15 +93,17 @@
       } else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
       else window.scrollBy(0, box.bottom - window.innerHeight + 8);
     }
-    cleared = clear(target, buttons);
-    if (!cleared) {
-      const from = window.scrollY, r = target.getBoundingClientRect(), h = sized();
-      for (const by of [r.top - edge - 8, r.top - edge - 18 - h]) {
+    // (first where the step's question is whole on screen and uncovered as well, then where its buttons are)
+    const from = window.scrollY, r = target.getBoundingClientRect(), h = sized();
+    cleared = false;
+    for (const strict of [true, false]) {
+      for (const by of [0, r.top - edge - 8, r.top - edge - 18 - h]) {
         window.scrollTo(window.scrollX, from + by);
-        if ((cleared = clear(target, buttons))) break;
+        if ((cleared = clear(target, buttons, strict))) break;
       }
-      if (!cleared) window.scrollTo(window.scrollX, from);
+      if (cleared) break;
     }
+    if (!cleared) window.scrollTo(window.scrollX, from);
     showQuestion(target, buttons);
     scrolledTo = window.scrollY;
   }
@@ -110,10 +125,15 @@
     if (!kept) window.scrollTo(window.scrollX, from);
   }
   // Whether, as the page is scrolled now, the bubble has a side whole on screen that covers none of the
-  // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen.
-  function clear(target, buttons) {
+  // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen; when
+  // ``strict``, with the step's question (question) uncovered too, and whole on screen where it fits there.
+  function clear(target, buttons, strict) {
     const s = side(target, buttons), r = target.getBoundingClientRect(), middle = (r.top + r.bottom) / 2;
     if (!s || s.covered || middle < roomTop() || middle > window.innerHeight) return false;
+    if (strict) {
+      const prompt = question(target), p = prompt && prompt.getBoundingClientRect();
+      if (p && (s.cut || (p.bottom - p.top <= window.innerHeight - roomTop() && (p.top < roomTop() || p.bottom > window.innerHeight)))) return false;
+    }
     return !buttons.length || buttons.some(function (b) {
       const q = b.getBoundingClientRect();
       return q.top >= roomTop() && q.bottom <= window.innerHeight;
@@ -129,25 +149,26 @@
   function onScreen(x) { return Math.max(8, Math.min(x, document.documentElement.clientWidth - guide.offsetWidth - 8)); }
   // The bubble's side for the page as scrolled now: below or above the target, whole on screen, lined up
   // with the target's left edge, its right edge or the screen's right edge, whichever covers the fewest of
-  // the buttons the step waits for (in that order when even, below first): {top, left, covered}; null when
-  // neither below nor above is whole on screen.
+  // the buttons the step waits for, then (cut) not the step's question (in that order when even, below
+  // first): {top, left, covered, cut}; null when neither below nor above is whole on screen.
   function side(target, buttons) {
     const r = target.getBoundingClientRect(), h = sized(), width = guide.offsetWidth, edge = roomTop();
     const xs = [onScreen(r.left), onScreen(r.right - width), onScreen(Infinity)]
       .filter(function (x, i, all) { return all.indexOf(x) === i; });
     const boxes = buttons.filter(function (b) { return !target.contains(b); }).map(function (b) { return b.getBoundingClientRect(); });
-    const covered = function (top, x) {
-      return boxes.filter(function (q) {
-        return q.bottom > top && q.top < top + h && q.right > x && q.left < x + width;
-      }).length;
-    };
+    const prompt = question(target), p = prompt && prompt.getBoundingClientRect();
+    const over = function (q, top, x) { return q.bottom > top && q.top < top + h && q.right > x && q.left < x + width; };
+    const covered = function (top, x) { return boxes.filter(function (q) { return over(q, top, x); }).length; };
     const sides = [];
     xs.forEach(function (x) {
       [r.bottom + 10, r.top - 10 - h].forEach(function (top) {
-        if (top >= edge && top + h <= window.innerHeight) sides.push({ top: top, left: x, covered: covered(top, x) });
+        if (top >= edge && top + h <= window.innerHeight) {
+          sides.push({ top: top, left: x, covered: covered(top, x), cut: !!p && over(p, top, x) });
+        }
       });
     });
-    return sides.length ? sides.reduce(function (best, s) { return s.covered < best.covered ? s : best; }) : null;
+    const better = function (s, best) { return s.covered < best.covered || (s.covered === best.covered && !s.cut && best.cut); };
+    return sides.length ? sides.reduce(function (best, s) { return better(s, best) ? s : best; }) : null;
   }
   // The bubble placed on its side (side); where neither below nor above is whole on screen, on the one with
   // more room, held on screen (it may cover part of the target, never leave the screen).
@@ -216,7 +237,12 @@
       else render();
     });
   }
-  new MutationObserver(soon).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
+  // (the bubble follows its target at once, before the page is drawn again, when a live frame moved the board:
+  // the rest waits for the next frame)
+  new MutationObserver(function () {
+    if (pointed && pointed.isConnected && !guide.hidden) place(pointed, pressable);
+    soon();
+  }).observe(page || document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-seq"] });
   if (window.ResizeObserver) new ResizeObserver(soon).observe(page || document.body); // (a board that grows moves its parts)
   window.addEventListener("resize", render);
   window.addEventListener("scroll", function () {

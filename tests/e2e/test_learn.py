@@ -33,16 +33,17 @@ PRESSABLE = """(kinds) => [...document.querySelectorAll('[data-move], [data-pick
     return b.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
 })"""
 
-# The buttons of the moves of the kinds given, and the cards a board has picked before their move, that the
+# The buttons of the moves of the kinds given, the cards a board has picked before their move, and the board's
+# prompt (the question the step asks: "Your turn: draw a card — click the stock or the discard."), that the
 # bubble covers on screen (each named by its text).
 COVERED = """(kinds) => {
     const g = document.getElementById('guide').getBoundingClientRect();
+    const over = r => r.width && r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right;
     return [...document.querySelectorAll('[data-move], [data-pick]')].filter(b => {
         let kind = null; try { kind = b.dataset.move && JSON.parse(b.dataset.move).type; } catch (e) { return false; }
-        const r = b.getBoundingClientRect();
-        if ((kind && !kinds.includes(kind)) || !r.width) return false;
-        return r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right;
-    }).map(b => b.textContent.trim().slice(0, 40));
+        return !(kind && !kinds.includes(kind)) && over(b.getBoundingClientRect());
+    }).concat([...document.querySelectorAll("[id$='-prompt']")].filter(p => over(p.getBoundingClientRect())))
+        .map(b => b.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40));
 }"""
 
 # The board's prompts ("Keep your hand or take a mulligan?") holding a button of a move of the kinds given that
@@ -130,9 +131,8 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
                     raise AssertionError(f"step {n}: no move it asks for can be pressed") from None
                 cut = found_after_a_while(page, PROMPT_CUT, step.wait)  # (the question read with its buttons)
                 assert not cut, f"step {n}: the prompt is not whole on screen: {cut}"
-                if width >= 1024:  # (a laptop has room: the bubble covers nothing the step asks for)
-                    covered = found_after_a_while(page, COVERED, step.wait)
-                    assert not covered, f"step {n}: the bubble covers {covered}"
+                covered = found_after_a_while(page, COVERED, step.wait)  # (nor on a phone)
+                assert not covered, f"step {n}: the bubble covers {covered}"
         except Exception:
             snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
