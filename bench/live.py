@@ -30,7 +30,7 @@ What it does, in order:
          measurement, and POSTs /api/tables/<id>/moves. A move's latency runs from sending it to the
          moment the frame carrying the new seq (data-seq="N" in its status section) has arrived at all
          4 seats' sockets. Then a saturation search per app: the offered rate doubles (--sat-start up
-         to --sat-max) until the achieved rate falls under 90% of it or p99 passes 1 s; the saturation
+         to --sat-max; --sat-factor for finer steps) until the achieved rate falls under 90% of it or p99 passes 1 s; the saturation
          rate is the highest rate sustained. Rates the load phases already ran count as steps: the
          ladder starts past the highest one sustained and stops short of the lowest one that was not.
   F      The boardgame.io peer (../shared/peers/bgio, copied with its node_modules into var/peer-bgio
@@ -48,11 +48,15 @@ What it does, in order:
          embedded default (SQLite, in-memory layer: a fresh one beside it) and on a daphne of PostgreSQL +
          Redis, one right after the other: each one's server CPU per move (utime + stime from /proc over
          the window / moves) side by side, with the ratio and issue 31's bound (point 5: <= 1.3x) and the
-         load average. Then the saturation search against one daphne, then two (a table's HTTP and its
-         seats' sockets spread over both ports, so frames cross processes through Redis), and the ratio
-         against point 5's bound (two >= 1.8x one). The moves go as --moves says (the socket, by default).
-         Skipped with a note when the services do not answer, or with --no-services (--only-services:
-         this part alone).
+         load average. Then the saturation search against one daphne, then two with a table's seats'
+         sockets spread over both ports (frames cross processes through Redis, a table's moves come
+         through either), then two with each table's sockets on its own port (as a proxy routing
+         /ws/tables/<id>/ by the id sends them), each with the ratio against point 5's bound (two >=
+         1.8x one). On 2 cores a second daphne can only take what the first leaves idle beside the
+         client and the services; --daphne-cpu F caps each daphne at F of a core for the searches (a
+         cgroup of its own each), so that two stand for two small machines. The moves go as --moves says
+         (the socket, by default). Skipped with a note when the services do not answer, or with
+         --no-services (--only-services: this part alone).
 
 Reading the output: one row per app and rate. moves/s is the achieved rate: the moves dispatched in
 the window whose frames reached all 4 seats by 1 s after it, per second of the window; p50/p95/p99 the
@@ -136,6 +140,60 @@ def raise_nofile() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
 
 
+class CpuQuota:
+    """A control group of its own for one server, capped at a share of one core (cgroup v2's ``cpu.max``, or v1's
+    ``cpu.cfs_quota_us``): each daphne of part E's saturation search gets the same small core of its own, so that
+    two of them beside the client, PostgreSQL and Redis on a 2-core machine stand for two machines' worth of
+    daphnes, not for the second taking what the first left idle. Removed when its server stops."""
+
+    PERIOD_US = 100_000
+    ROOTS = (pathlib.Path("/sys/fs/cgroup"), pathlib.Path("/sys/fs/cgroup/cpu"))
+
+    def __init__(self, name: str):
+        for root in self.ROOTS:
+            v2 = (root / "cgroup.controllers").exists() and "cpu" in (root / "cgroup.controllers").read_text()
+            if v2 or (root / "cpu.cfs_quota_us").exists():
+                try:
+                    self.path = root / f"cardclub-{name}-{os.getpid()}"
+                    self.path.mkdir(exist_ok=True)
+                except OSError:
+                    continue
+                self.v2 = v2
+                return
+        raise BenchError(
+            "--daphne-cpu: no cgroup CPU controller this user may write (cpu.max or cpu.cfs_quota_us)"
+        )
+
+    def join(self) -> None:
+        """Put the calling process in the group (a server's, between fork and exec: its threads follow)."""
+        (self.path / "cgroup.procs").write_text("0")
+
+    def cap(self, share: float | None) -> None:
+        """At most ``share`` of one core from now on (None: no cap)."""
+        quota = "max" if share is None else str(max(1000, int(share * self.PERIOD_US)))
+        if self.v2:
+            (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+        else:
+            (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text("-1" if share is None else quota)
+
+    def throttled_seconds(self) -> float:
+        """How long the group has been held back by its cap, in all."""
+        for line in (self.path / "cpu.stat").read_text().splitlines():
+            name, value = line.split()
+            if name == "throttled_usec":
+                return int(value) / 1e6
+            if name == "throttled_time":  # (v1: nanoseconds)
+                return int(value) / 1e9
+        return 0.0
+
+    def remove(self) -> None:
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -147,15 +205,29 @@ class Server:
 
     running: list[Server] = []
 
-    def __init__(self, name: str, app: str, cwd: pathlib.Path, env: dict, log: pathlib.Path):
-        self.name, self.port, self.log = name, free_port(), log
+    def __init__(
+        self,
+        name: str,
+        app: str,
+        cwd: pathlib.Path,
+        env: dict,
+        log: pathlib.Path,
+        quota: CpuQuota | None = None,
+    ):
+        self.name, self.port, self.log, self.quota = name, free_port(), log, quota
+
+        def prepare() -> None:
+            raise_nofile()
+            if quota is not None:
+                quota.join()
+
         self.proc = subprocess.Popen(
             [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), app],
             cwd=cwd,
             env=env,
             stdout=open(log, "w"),
             stderr=subprocess.STDOUT,
-            preexec_fn=raise_nofile,
+            preexec_fn=prepare,
         )
         Server.running.append(self)
         deadline = time.monotonic() + 60
@@ -194,6 +266,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=10)
+        if self.quota is not None:
+            self.quota.remove()
 
 
 def manage(env: dict, *args: str) -> str:
@@ -372,6 +446,7 @@ class App:
         self.ready: collections.deque[LiveTable] = collections.deque()
         self.stats = Stats(name, 0, 1)  # between phases: set-up and settling
         self.socket_moves = False  # moves sent over the mover's socket, read from its frames (the site)
+        self.by_table = False  # every socket of a table on its table's port (a proxy routing by table id)
         self.http = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=256, limit_per_host=0),
             timeout=aiohttp.ClientTimeout(total=HTTP_TIMEOUT),
@@ -495,7 +570,7 @@ class LiveTable:
         self.prepared, self.guess, self.waiter = None, 0, None
         self.broken = self.closing = False
         for seat in range(SEATS):
-            port = app.ports[(self.slot + seat) % len(app.ports)]
+            port = self.port if app.by_table else app.ports[(self.slot + seat) % len(app.ports)]
             ws = await app.connect(port, self.id, self.seats[seat])
             self.sockets.append(ws)
             first = await asyncio.wait_for(ws.recv(), OPEN_TIMEOUT)
@@ -1010,20 +1085,28 @@ def print_peer_targets(pairs: dict, tables: int, saturation: tuple | None) -> No
 # ---------------------------------------------------------------------------------------------- runs
 
 
-def ladder(start: float, top: float) -> list[float]:
+def ladder(start: float, top: float, factor: float = 2.0) -> list[float]:
+    """The offered rates of a saturation search: from ``start``, each ``factor`` times the one before (to a
+    tenth of a move a second), up to ``top``."""
     rates, rate = [], start
     while rate <= top:
-        rates.append(rate)
-        rate *= 2
+        rates.append(round(rate, 1))
+        rate *= factor
     return rates
 
 
 async def open_app(
-    name: str, servers: list[Server], players: list[Player], cookie: str, args, socket_moves: bool = False
+    name: str,
+    servers: list[Server],
+    players: list[Player],
+    cookie: str,
+    args,
+    socket_moves: bool = False,
+    by_table: bool = False,
 ) -> App:
     app = App(name, servers, players, cookie)
     app.frame_timeout = args.frame_timeout
-    app.socket_moves = socket_moves
+    app.socket_moves, app.by_table = socket_moves, by_table
     start = time.perf_counter()
     await app.open_tables(args.tables)
     print(
@@ -1201,18 +1284,29 @@ async def services_part(args, tmp: pathlib.Path) -> None:
             lite_server = await asyncio.to_thread(
                 Server, "sqlite daphne", "config.asgi:application", ROOT, lite_env, tmp / "beside.log"
             )
+            # (--daphne-cpu: each daphne in a control group of its own, capped for the saturation search only)
+            quotas = [CpuQuota(f"daphne{n}") for n in (1, 2)] if args.daphne_cpu else []
             servers.append(
                 await asyncio.to_thread(
-                    Server, "daphne 1", "config.asgi:application", ROOT, env, tmp / "pg-0.log"
+                    Server,
+                    "daphne 1",
+                    "config.asgi:application",
+                    ROOT,
+                    env,
+                    tmp / "pg-0.log",
+                    quotas[0] if quotas else None,
                 )
             )
             await cpu_beside_sqlite(args, servers[0], info, lite_server, lite_info, socket_moves)
             lite_server.stop()
             if args.skip_saturation:
                 return
-            rates = ladder(args.sat_start, args.sat_max)
+            rates = ladder(args.sat_start, args.sat_max, args.sat_factor)
             results = {}
-            for count in (1, 2):
+            # One daphne; two with each table's sockets spread over both (frames cross processes through
+            # Redis, and a table's moves come through either); two with every socket of a table on one
+            # (a proxy routing /ws/tables/<id>/ by the id: a table's room is always fresh where it moves).
+            for count, by_table in ((1, False), (2, False), (2, True)):
                 while len(servers) < count:
                     servers.append(
                         await asyncio.to_thread(
@@ -1222,29 +1316,46 @@ async def services_part(args, tmp: pathlib.Path) -> None:
                             ROOT,
                             env,
                             tmp / f"pg-{len(servers)}.log",
+                            quotas[len(servers)] if quotas else None,
                         )
                     )
+                for quota in quotas:
+                    quota.cap(args.daphne_cpu)
+                name = f"site x{count}" + (" t" if by_table else "")
                 app = await open_app(
-                    f"site x{count}", list(servers), players_of(info), info["cookie"], args, socket_moves
+                    name, list(servers), players_of(info), info["cookie"], args, socket_moves, by_table
                 )
-                print(f"(saturation with {count} daphne{'s' if count > 1 else ''}, {load_note()})")
+                capped = f", each capped at {args.daphne_cpu:g} of a core" if quotas else ""
+                routed = (
+                    "" if count == 1 else ", a table's sockets on its own" if by_table else ", sockets spread"
+                )
+                print(
+                    f"(saturation with {count} daphne{'s' if count > 1 else ''}{capped}{routed}, {load_note()})"
+                )
                 print(HEADER)
+                held = sum(q.throttled_seconds() for q in quotas[:count])
                 try:
                     runs, rate = await saturation(app, rates, args.sat_duration)
                 finally:
                     await app.close()
-                results[count] = (rate, max(s.achieved for s in runs))
-            (one, one_peak), (two, two_peak) = results[1], results[2]
-            print(
-                f"\n  one daphne sustains {one:g} moves/s, two {two:g} (peaks achieved {one_peak:.1f} and "
-                f"{two_peak:.1f}; {load_note()})"
-            )
-            value, basis = capacity_ratio(two, one, two_peak, one_peak)
-            ok = value is not None and value >= 1.8
-            print(
-                f"  two daphnes >= 1.8x one (issue 31, point 5): {verdict(ok)} ({fmt(value, '.2f')}x, {basis})"
-            )
-            if not ok:
+                    for quota in quotas:
+                        quota.cap(None)
+                if quotas:
+                    held = sum(q.throttled_seconds() for q in quotas[:count]) - held
+                    print(f"  (the caps held the daphnes back {held:.1f} s in all: they were the limit)")
+                results[count, by_table] = (rate, max(s.achieved for s in runs))
+            one, one_peak = results[1, False]
+            print(f"\n  one daphne sustains {one:g} moves/s (peak achieved {one_peak:.1f}; {load_note()})")
+            oks = []
+            for by_table, how in ((False, "sockets spread"), (True, "a table's sockets on one daphne")):
+                two, two_peak = results[2, by_table]
+                value, basis = capacity_ratio(two, one, two_peak, one_peak)
+                oks.append(value is not None and value >= 1.8)
+                print(
+                    f"  two daphnes, {how}: {two:g} moves/s (peak {two_peak:.1f}); >= 1.8x one (issue 31, "
+                    f"point 5): {verdict(oks[-1])} ({fmt(value, '.2f')}x, {basis})"
+                )
+            if not all(oks) and not quotas:
                 print(
                     "  (2 cores carry the client, both daphnes, PostgreSQL and Redis here: a second process gains\n"
                     "   only what the first left idle of a core; behind a proxy on separate machines it would not share)"
@@ -1300,8 +1411,17 @@ def parse_args(argv=None):
         "--frame-timeout", type=float, default=5.0, help="seconds before a frame counts missing"
     )
     parser.add_argument("--sat-start", type=float, default=5.0, help="first rate of the saturation ladder")
-    parser.add_argument("--sat-max", type=float, default=640.0, help="last rate of the ladder (it doubles)")
+    parser.add_argument("--sat-max", type=float, default=640.0, help="last rate of the ladder")
+    parser.add_argument(
+        "--sat-factor", type=float, default=2.0, help="each rate of the ladder this many times the one before"
+    )
     parser.add_argument("--sat-duration", type=float, default=6.0, help="seconds per ladder step")
+    parser.add_argument(
+        "--daphne-cpu",
+        type=float,
+        help="part E's saturation: each daphne capped at this share of one core, in a cgroup of its own "
+        "(two daphnes then stand for two small machines, not for what the first leaves idle of 2 cores)",
+    )
     parser.add_argument("--idle-sockets", type=int, default=1000)
     parser.add_argument("--idle-window", type=float, default=10.0, help="idle seconds for the CPU figure")
     parser.add_argument("--skip-saturation", action="store_true")
@@ -1325,6 +1445,8 @@ def parse_args(argv=None):
     args.rates = [int(r) if r == int(r) else r for r in args.rates]
     if args.tables < 1 or not args.rates or min(args.rates) <= 0 or args.duration <= 0:
         parser.error("--tables, --rates and --duration must be positive")
+    if args.sat_factor <= 1 or (args.daphne_cpu is not None and not 0 < args.daphne_cpu <= 1):
+        parser.error("--sat-factor must exceed 1, and --daphne-cpu lie in (0, 1]")
     return args
 
 

@@ -230,8 +230,20 @@ class TableConsumer(
             await self.resend()
             return
         if event["key"] == self.key:  # (not a frame still queued for a group this socket has left)
-            self.revision = event["revision"]
-            await self.send(text_data=event["html"])
+            self.revision, html = event["revision"], event["html"]
+            if settings.PARTIAL_FRAMES:
+                # Kept as the frame before for the next change made here (this one may come from another
+                # process); sent whole by a process that held no frame before for this viewer, it is made
+                # partial from this process's room when that holds one (tables.rooms).
+                key = self.key, self.lang
+                if base is not None:
+                    if "full" in event:
+                        rooms.heard(self.table_id, key, self.revision, event["full"])
+                elif event.get("whole"):
+                    rooms.heard(self.table_id, key, self.revision, html)
+                else:
+                    html = rooms.partial_heard(self.table_id, key, self.revision, html)
+            await self.send(text_data=html)
 
     async def table_check(self, event):
         """A check found this socket behind its table's revision (``tables.catch_up``): send it the table as it is."""

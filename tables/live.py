@@ -8,7 +8,10 @@ process that made it renders one frame per (viewer, language) that has a socket 
 the sockets only forward it, without touching the database. With ``settings.PARTIAL_FRAMES`` (the default),
 after a socket's first frame, what is sent is the partial frame from that viewer's frame at the revision
 before (``tables.frame_diff``, from the frames the table's room kept), marked with that ``base`` revision: a
-socket that holds it forwards it, any other reads the table anew and sends a full frame. A frame carries the
+socket that holds it forwards it, any other reads the table anew and sends a full frame. Across processes
+(Redis) the message carries the whole frame too (``full``): a process keeps it as the frame before for the
+next change it makes, and a viewer whose frame before the sending process did not hold gets the whole frame,
+which the receiving process makes partial from its own room (``rooms.partial_heard``). A frame carries the
 table's ``revision`` (bumped by every change, under the table's lock), so a socket never replaces a newer
 frame with an older one, and the seat of every player, so a socket whose person took or left a seat re-keys
 itself.
@@ -152,6 +155,8 @@ class Publication:
         heard, streaming = listened_apart(layer, groups, streams)
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
+        # (other processes' sockets may listen: they keep each whole frame for the change they make next)
+        elsewhere = before is not None and not isinstance(layer, InMemoryChannelLayer)
         shared: dict = {}  # (what the partial frames found, for the other viewers: tables.frame_diff.partial)
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
@@ -165,6 +170,10 @@ class Publication:
                     if part is not html:
                         # Only what changed since the frame at the revision before: for a socket that holds it.
                         message.update(html=part, base=table.revision - 1)
+                        if elsewhere:
+                            message["full"] = html
+                    elif was is not None:
+                        message["whole"] = True  # (compared: what changed is no smaller than the frame)
                 messages.append((group, {"type": "table.frame", **message}))
         messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in streaming)
         for more in self.also:

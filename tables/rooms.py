@@ -21,6 +21,14 @@ ever given to the seat it was drawn for (a spectator's frame depends on who read
 frames a room keeps at one revision are what the next change's partial frames are computed from
 (``frames_before``: each socket gets only what changed since the frame it holds).
 
+With several processes (PostgreSQL + Redis), a table's moves come through whichever process holds the
+mover's socket, and its viewers' sockets may sit in any of them. So a room also keeps the last whole frame
+its process's sockets *heard* for each viewer (``heard``, from a change made elsewhere): the next change made
+here takes it as the frame before (``frames_before``), and a whole frame that comes from a process which had
+no frame before for that viewer is made partial here, once for all this process's sockets of that viewer
+(``partial_heard``). Either way a socket gets what changed since the frame it holds, whichever process made
+the change.
+
 A room learns only what was committed: a change hands it over once its transaction has, and a reader that
 reloads a room (``position``, ``now``) is outside any change's transaction (the services commit before the
 pages, the API and the sockets read).
@@ -84,6 +92,9 @@ class Room:
         self.parsed: dict[
             tuple[str, str], Any
         ] = {}  # {(viewer key, language): the frame's tables.frame_diff.Parsed}
+        # {(viewer key, language): [revision, whole frame, its Parsed or None, what was sent for it]}: the last
+        # whole frame this process's sockets heard for a viewer, whichever process drew it (``heard``)
+        self.heard: dict[tuple[str, str], list] = {}
 
     def fresh(self, table: Table) -> bool:
         """Whether the room holds ``table`` as the database has it now (its revision), its people unchanged."""
@@ -92,11 +103,35 @@ class Room:
         return not self.people or api_tokens.stamps(self.people) == self.people
 
     def _replace(self, at: tuple, seats, people, state, log) -> None:
+        if self.moment is not None and self.moment[1] != at[1]:
+            self.heard = {}  # (another table under this id: a rolled-back one's frames are not its own)
         self.moment, self.seats, self.people, self.state, self.log = at, seats, people, state, log
         self.positions, self.frames, self.parsed = {}, {}, {}
 
+    def before(self, key: tuple[str, str], revision: int):
+        """The frame of ``key`` at ``revision`` that this room holds, located (``frame_diff.Parsed``), or None:
+        one it drew (at its moment) or one its sockets heard."""
+        if self.moment is not None and self.moment[0] == revision:
+            if key in self.parsed:
+                return self.parsed[key]
+            if key in self.frames:
+                self.parsed[key] = frame_diff.Parsed.of(self.frames[key])
+                return self.parsed[key]
+        kept = self.heard.get(key)
+        if kept is None or kept[0] != revision:
+            return None
+        if kept[2] is None:
+            kept[2] = frame_diff.Parsed.of(kept[1])
+        return kept[2]
+
     def _reload(self, table: Table) -> None:
-        """Read the seats (under the stamps of the people seated when last known) and load the state."""
+        """Read the seats (under the stamps of the people seated when last known) and load the state. (Another
+        process moved: the frames drawn here stay as heard, the frames before for this process's sockets.)"""
+        if self.moment is not None and self.moment[1] == table.invite_token:
+            for key, frame in self.frames.items():
+                kept = self.heard.get(key)
+                if kept is None or kept[0] < self.moment[0]:
+                    self.heard[key] = [self.moment[0], frame, self.parsed.get(key), None]
         seats, people = _read_seats(self.people, table)
         self._replace(moment(table), seats, people, selectors.load_state(table), None)
 
@@ -172,18 +207,49 @@ def keep_frame(table: Table, key: tuple[str, str], frame: str) -> None:
 
 
 def frames_before(table: Table) -> dict:
-    """The frames the room drew at the revision before ``table``'s (the one a change at ``table``'s revision
-    follows), located for a partial frame (``tables.frame_diff.Parsed``), by (viewer key, language); {} when
-    the room is not at that revision (a process that did not make the change before: its sockets get full
-    frames)."""
+    """The frames the room holds at the revision before ``table``'s (the one a change at ``table``'s revision
+    follows), located for a partial frame (``tables.frame_diff.Parsed``), by (viewer key, language): those it
+    drew, when it is at that revision, and those its sockets heard from a change made in another process.
+    A viewer it holds none for gets a whole frame, which a process whose room holds the one before makes
+    partial for its own sockets (``partial_heard``)."""
     here = room(table.pk)
+    revision = table.revision - 1
     with here.lock:
-        if here.moment != (table.revision - 1, table.invite_token):
+        if here.moment is not None and here.moment[1] != table.invite_token:
             return {}
-        parsed = dict(here.parsed)
-        missing = [key for key in here.frames if key not in parsed]
-        frames = {key: here.frames[key] for key in missing}
-    return parsed | {key: frame_diff.Parsed.of(frame) for key, frame in frames.items()}
+        drew = here.moment == (revision, table.invite_token)
+        keys = [*(here.frames if drew else ()), *(k for k, kept in here.heard.items() if kept[0] == revision)]
+        return {key: here.before(key, revision) for key in keys}
+
+
+def heard(table_id: int, key: tuple[str, str], revision: int, frame: str) -> None:
+    """A whole frame this process's sockets of ``key`` (viewer key, language) got with a change made at
+    ``revision`` by another process: kept as the frame before for the next change made here."""
+    here = room(table_id)
+    with here.lock:
+        kept = here.heard.get(key)
+        if kept is None or kept[0] < revision:
+            here.heard[key] = [revision, frame, None, None]
+
+
+def partial_heard(table_id: int, key: tuple[str, str], revision: int, frame: str) -> str:
+    """What to send a socket of ``key`` that shows the table at ``revision - 1`` and got ``frame`` whole at
+    ``revision`` (drawn by a process that held no frame before for that viewer): the partial frame from the one
+    this room holds at ``revision - 1``, worked out once for all this process's sockets of that viewer; the
+    whole frame when the room holds none. ``frame`` is kept as heard."""
+    here = room(table_id)
+    with here.lock:
+        kept = here.heard.get(key)
+        if kept is not None and kept[0] == revision and kept[3] is not None and kept[1] == frame:
+            return kept[3]  # (another socket of this viewer here got it first)
+        was = here.before(key, revision - 1)
+    parsed = frame_diff.Parsed.of(frame, like=was)
+    part = frame_diff.partial(was, parsed) if was is not None else frame
+    with here.lock:
+        kept = here.heard.get(key)
+        if kept is None or kept[0] <= revision:
+            here.heard[key] = [revision, frame, parsed, part]
+    return part
 
 
 def position(table: Table, viewer_of) -> tuple[list[Seat], selectors.Position]:
