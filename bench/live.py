@@ -1342,7 +1342,7 @@ async def services_part(args, tmp: pathlib.Path) -> None:
                         quota.cap(None)
                 if quotas:
                     held = sum(q.throttled_seconds() for q in quotas[:count]) - held
-                    print(f"  (the caps held the daphnes back {held:.1f} s in all: they were the limit)")
+                    print(f"  (the caps held the daphnes back {held:.1f} s in all)")
                 results[count, by_table] = (rate, max(s.achieved for s in runs))
             one, one_peak = results[1, False]
             print(f"\n  one daphne sustains {one:g} moves/s (peak achieved {one_peak:.1f}; {load_note()})")

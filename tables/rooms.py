@@ -65,6 +65,21 @@ def _newer(at: tuple, than: tuple | None) -> bool:
 
 
 @dataclass
+class Heard:
+    """The last whole frame this process's sockets got for one viewer (any process may have drawn it)."""
+
+    revision: int
+    frame: str
+    parsed: Any = None  # (its frame_diff.Parsed, once located)
+    sent: str | None = None  # (what this process's sockets were sent for it: ``partial_heard``)
+
+    def located(self):
+        if self.parsed is None:
+            self.parsed = frame_diff.Parsed.of(self.frame)
+        return self.parsed
+
+
+@dataclass
 class Held:
     """What a change gets from a room: copies of the seats (the change may set their ``awaited``), the state
     and the log (None when the room had none at the table's revision: read them), and the seated people's
@@ -92,9 +107,7 @@ class Room:
         self.parsed: dict[
             tuple[str, str], Any
         ] = {}  # {(viewer key, language): the frame's tables.frame_diff.Parsed}
-        # {(viewer key, language): [revision, whole frame, its Parsed or None, what was sent for it]}: the last
-        # whole frame this process's sockets heard for a viewer, whichever process drew it (``heard``)
-        self.heard: dict[tuple[str, str], list] = {}
+        self.heard: dict[tuple[str, str], Heard] = {}  # {(viewer key, language): what its sockets last got}
 
     def fresh(self, table: Table) -> bool:
         """Whether the room holds ``table`` as the database has it now (its revision), its people unchanged."""
@@ -118,11 +131,7 @@ class Room:
                 self.parsed[key] = frame_diff.Parsed.of(self.frames[key])
                 return self.parsed[key]
         kept = self.heard.get(key)
-        if kept is None or kept[0] != revision:
-            return None
-        if kept[2] is None:
-            kept[2] = frame_diff.Parsed.of(kept[1])
-        return kept[2]
+        return kept.located() if kept is not None and kept.revision == revision else None
 
     def _reload(self, table: Table) -> None:
         """Read the seats (under the stamps of the people seated when last known) and load the state. (Another
@@ -130,8 +139,8 @@ class Room:
         if self.moment is not None and self.moment[1] == table.invite_token:
             for key, frame in self.frames.items():
                 kept = self.heard.get(key)
-                if kept is None or kept[0] < self.moment[0]:
-                    self.heard[key] = [self.moment[0], frame, self.parsed.get(key), None]
+                if kept is None or kept.revision < self.moment[0]:
+                    self.heard[key] = Heard(self.moment[0], frame, self.parsed.get(key))
         seats, people = _read_seats(self.people, table)
         self._replace(moment(table), seats, people, selectors.load_state(table), None)
 
@@ -218,7 +227,10 @@ def frames_before(table: Table) -> dict:
         if here.moment is not None and here.moment[1] != table.invite_token:
             return {}
         drew = here.moment == (revision, table.invite_token)
-        keys = [*(here.frames if drew else ()), *(k for k, kept in here.heard.items() if kept[0] == revision)]
+        keys = [
+            *(here.frames if drew else ()),
+            *(k for k, kept in here.heard.items() if kept.revision == revision),
+        ]
         return {key: here.before(key, revision) for key in keys}
 
 
@@ -228,8 +240,8 @@ def heard(table_id: int, key: tuple[str, str], revision: int, frame: str) -> Non
     here = room(table_id)
     with here.lock:
         kept = here.heard.get(key)
-        if kept is None or kept[0] < revision:
-            here.heard[key] = [revision, frame, None, None]
+        if kept is None or kept.revision < revision:
+            here.heard[key] = Heard(revision, frame)
 
 
 def partial_heard(table_id: int, key: tuple[str, str], revision: int, frame: str) -> str:
@@ -240,15 +252,15 @@ def partial_heard(table_id: int, key: tuple[str, str], revision: int, frame: str
     here = room(table_id)
     with here.lock:
         kept = here.heard.get(key)
-        if kept is not None and kept[0] == revision and kept[3] is not None and kept[1] == frame:
-            return kept[3]  # (another socket of this viewer here got it first)
+        if kept is not None and kept.revision == revision and kept.sent is not None and kept.frame == frame:
+            return kept.sent  # (another socket of this viewer here got it first)
         was = here.before(key, revision - 1)
     parsed = frame_diff.Parsed.of(frame, like=was)
     part = frame_diff.partial(was, parsed) if was is not None else frame
     with here.lock:
         kept = here.heard.get(key)
-        if kept is None or kept[0] <= revision:
-            here.heard[key] = [revision, frame, parsed, part]
+        if kept is None or kept.revision <= revision:
+            here.heard[key] = Heard(revision, frame, parsed, part)
     return part
 
 
