@@ -33,6 +33,11 @@ sends the badges of the people concerned (counted in "rest"). --out-of-sight K: 
 table say they are out of sight (a tab behind another: ``{"visible":false}``, tables.consumers), so that
 their frames are not drawn; a move is done once the others have theirs.
 
+--elsewhere: before each measured socket move, another process makes one (a thread with rooms of its own,
+unmeasured; its frames reach this process's sockets, which keep them as heard), so that every measured move
+finds its table's room one move behind: a table whose sockets are spread over two daphnes, or whose bots
+move in the worker (the room catches up, ``tables.rooms``).
+
 --profile FILE: then --moves more socket moves per game played on the main thread alone (the socket's
 message handed to ``tables.socket_moves.play`` as the consumer hands it, the frames rendered for 4 listening
 seats, their sends dropped), under cProfile (on Python 3.12 it sees every thread: hence one thread alone),
@@ -70,6 +75,11 @@ parser.add_argument(
     default=0,
     choices=range(4),
     help="socket moves: this many of each table's 4 pages say they are out of sight (another tab in front)",
+)
+parser.add_argument(
+    "--elsewhere",
+    action="store_true",
+    help="socket moves: before each, another process (rooms of its own) makes a move, unmeasured",
 )
 parser.add_argument("--profile", help="save a cProfile of the socket moves' thread to this file")
 parser.add_argument("--tree", default=str(pathlib.Path(__file__).resolve().parent.parent), help="checkout")
@@ -111,7 +121,7 @@ from django.test import Client  # noqa: E402
 from accounts.models import ApiToken  # noqa: E402
 from config.asgi import application  # noqa: E402
 from rules import bots, registry  # noqa: E402
-from tables import live, rendering, socket_moves  # noqa: E402
+from tables import live, rendering, rooms, services, socket_moves  # noqa: E402
 from tables.models import Table  # noqa: E402
 
 try:
@@ -313,6 +323,33 @@ class DroppedSends:
         pass
 
 
+class Elsewhere:
+    """--elsewhere: another process, stood for by a thread whose rooms are its own (as
+    tests/tables/test_frames_across_processes.py does), so that every measured move finds its room one move
+    behind, as with a table's sockets spread over two daphnes or its bots moving in the worker. Its frames
+    reach this process's sockets, which keep them as heard (tables.rooms). The frame-part memo is shared
+    (a real second process draws the parts it did not draw itself: not counted here)."""
+
+    def __init__(self):
+        self.local, self.rooms, self.lock = threading.local(), {}, threading.Lock()
+        here = rooms.room
+
+        def either(table_id):
+            if not getattr(self.local, "b", False):
+                return here(table_id)
+            with self.lock:
+                return self.rooms.setdefault(table_id, rooms.Room(table_id))
+
+        rooms.room = either
+
+    def play(self, table_id, user, move, seq):
+        self.local.b = True
+        try:
+            services.play_move(table_id, user, move, seq)
+        finally:
+            self.local.b = False
+
+
 def profile_sockets(game: str, players: list[Player], rnd: random.Random, profile: cProfile.Profile) -> None:
     tables = [open_table(game, players) for _ in range(args.tables)]
     loop = DroppedSends()
@@ -350,13 +387,22 @@ async def measure_sockets(game: str, players: list[Player], rnd: random.Random) 
     tally = Tally()
     drawn = parts.renders if parts else 0
     loop_cpu = 0.0
+    elsewhere = Elsewhere() if args.elsewhere else None
     for n in range(args.moves):
         slot = n % len(tables)
-        chosen = await choose(game, tables[slot].id, rnd)
-        if chosen is None:
-            await tables[slot].close()
-            tables[slot] = await start()
+        for turn in ("elsewhere", "here") if elsewhere else ("here",):
             chosen = await choose(game, tables[slot].id, rnd)
+            if chosen is None:
+                await tables[slot].close()
+                tables[slot] = await start()
+                chosen = await choose(game, tables[slot].id, rnd)
+            if turn == "elsewhere":  # (not measured: its frames reach this process's sockets)
+                table, (seat, move, seq) = tables[slot], chosen
+                await sync_to_async(elsewhere.play, thread_sensitive=False)(
+                    table.id, table.seats[seat].user, move, seq
+                )
+                for socket in table.in_sight:
+                    await socket.receive_from(timeout=30)
         table = tables[slot]
         seat, move, seq = chosen
         played = tally.play

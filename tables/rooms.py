@@ -9,7 +9,9 @@ only while the table's revision in the database (read by whoever asks: a change 
 API read) is the room's, and the seated people's stamps (``accounts.api_tokens.stamps``: a person saved,
 their language or verified address) are those its seats were read under. A room that finds itself behind
 reloads: another process's move bumped the revision in the database, and this process reads the table
-again on its next use. A room only ever moves forward: what a slower reader read at an older revision never
+again on its next use (its seats and state; of its log only the moves made since, the rows it holds kept with
+their words: a table whose moves alternate between processes, or whose bots move in the worker, reads one
+row a move, not the log). A room only ever moves forward: what a slower reader read at an older revision never
 replaces it.
 
 A change takes copies of the room's seats, its state and its log instead of reading them (``for_change``),
@@ -48,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from accounts import api_tokens
-from tables import frame_diff, selectors
+from tables import frame_diff, selectors, social
 from tables.models import Seat, Table
 
 ROOMS = 4096
@@ -141,8 +143,25 @@ class Room:
                 kept = self.heard.get(key)
                 if kept is None or kept.revision < self.moment[0]:
                     self.heard[key] = Heard(self.moment[0], frame, self.parsed.get(key))
+        log = self._caught_up_log(table)
         seats, people = _read_seats(self.people, table)
-        self._replace(moment(table), seats, people, selectors.load_state(table), None)
+        self._replace(moment(table), seats, people, selectors.load_state(table), log)
+
+    def _caught_up_log(self, table: Table) -> tuple | None:
+        """The log at ``table``'s revision from the one this room holds (an earlier moment of the same game):
+        only the moves made since are read, the rows it holds (each put into words once per reader) kept, and
+        the seat events since the log's first move read again. None when the room holds no log of this game."""
+        if self.log is None or self.moment is None or self.moment[1] != table.invite_token:
+            return None
+        if table.status != Table.PLAYING or self.moment[0] >= table.revision:
+            return None  # (a finished game's log shows every move: read whole; a room never goes back)
+        moves, _events = self.log
+        last = moves[-1].seq if moves else -1
+        newer = list(table.moves.filter(seq__gt=last).order_by("seq").defer("move")[: selectors.RECENT_MOVES])
+        if len(newer) == selectors.RECENT_MOVES:
+            return None  # (the room is far behind: the whole log is new, read as it is)
+        moves = [*moves, *newer][-selectors.RECENT_MOVES :]
+        return moves, social.events_since(table, moves[0].seq if moves else None)
 
 
 _rooms: OrderedDict[int, Room] = OrderedDict()
@@ -176,11 +195,13 @@ def read_seats(table: Table) -> tuple[list[Seat], dict[int, str]]:
 
 
 def for_change(table: Table) -> Held:
-    """For a change of ``table``, locked in the database: the room's seats (copies), state and log when it
-    is fresh, else the seats read now (and no state nor log: the change loads and reads them)."""
+    """For a change of ``table``, locked in the database: the room's seats (copies), state and log, the room
+    brought up to the table's revision first when it is behind (another process changed the table: its log
+    catches up with the moves made since); the seats read now when the room cannot be (it is ahead of what
+    the caller read: a rolled-back table's id), with no state nor log (the change loads and reads them)."""
     here = room(table.pk)
     with here.lock:
-        if here.fresh(table):
+        if _caught_up(here, table):
             return Held([copy.copy(s) for s in here.seats], dict(here.people), here.state, here.log)
     return Held(*read_seats(table))
 

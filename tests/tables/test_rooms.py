@@ -135,6 +135,38 @@ def test_a_room_behind_the_tables_revision_reloads(game):
     )
 
 
+def test_a_room_behind_reads_only_the_moves_made_since_and_keeps_the_rows_it_held(game):
+    """A table whose moves alternate between processes (sockets spread over two daphnes), or whose bots move
+    in the worker: the room behind catches its log up with the moves made elsewhere, one row, not twelve."""
+    users, play = game
+    for _ in range(14):  # (a log as long as a game being played shows: selectors.RECENT_MOVES)
+        play()
+    for elsewhere in ("move", "vote", "move", "move"):
+        held = rooms.room(Table.objects.get().pk).log[0]
+        with another_process():  # (a change made elsewhere: this process's room is one change behind)
+            if elsewhere == "move":
+                play()
+            else:  # (a seat event, no move: the log's events are read again)
+                services.vote_abort(Table.objects.get().pk, users[0])
+        queries, result = play()
+        moves_read = [q["sql"] for q in queries.captured_queries if 'FROM "tables_move"' in q["sql"]]
+        assert len(moves_read) == 1 and '"seq" >' in moves_read[0], moves_read  # (the new row alone)
+        table = Table.objects.get()
+        log = result.publication.snapshot().moves, result.publication.snapshot().events
+        assert same_log(log, fresh_log(table))
+        kept = {m.seq: m for m in held}
+        gone = 2 if elsewhere == "move" else 1
+        assert [m.seq for m in log[0] if kept.get(m.seq) is m] == [m.seq for m in held][
+            gone:
+        ]  # (the same rows)
+        if elsewhere == "vote":
+            assert [e.kind for e in log[1]][-1:] == ["abort_offer"], log[1]
+        for user in [*users, None]:
+            assert result.publication.frame_for(user, "en") == rendering.Snapshot.read(table).frame(
+                user, "en"
+            )
+
+
 def test_a_language_chosen_between_two_moves_is_the_next_frames(game):
     users, play = game
     play()
