@@ -39,7 +39,8 @@
   function awaited(step) {
     if (!step.wait.length) return [];
     return Array.prototype.filter.call(document.querySelectorAll("[data-move], [data-pick]"), function (button) {
-      if (!button.getClientRects().length) return false;
+      // (a folded button has boxes in Chromium, out of sight: the closed <details> hides it by content-visibility)
+      if (!button.getClientRects().length || (button.checkVisibility && !button.checkVisibility())) return false;
       if (!button.dataset.move) return true;
       try { return step.wait.indexOf(JSON.parse(button.dataset.move).type) >= 0; } catch (e) { return false; }
     });
@@ -57,8 +58,8 @@
   }
   // The board's prompt of a waiting step ("Your turn: draw a card — click the stock or the discard."): the
   // question the player answers, which the bubble leaves uncovered too where it can (on a phone, say, the bubble
-  // above the piles rather than below them, over the question). Null for a "Next" step, or when the prompt
-  // holds the target or lies within it.
+  // below the piles and their prompt rather than between them, over the question). Null for a "Next" step, or
+  // when the prompt holds the target or lies within it.
   function question(target) {
     const step = steps[at];
     if (!step || !step.wait.length) return null;
@@ -67,6 +68,25 @@
     });
     if (!prompt || prompt.contains(target) || target.contains(prompt)) return null;
     return prompt;
+  }
+  // The box (in the viewport) of the words of the table's turn line on a waiting step ("Your turn."), which the
+  // bubble leaves uncovered too where it can (after the question); null for a "Next" step or without one.
+  function turnLine() {
+    const step = steps[at], line = document.querySelector(".table-status .turn-line");
+    if (!step || !step.wait.length || !line || !line.getClientRects().length) return null;
+    const words = document.createRange();
+    words.selectNodeContents(line);
+    const r = words.getBoundingClientRect();
+    return r.width ? r : null;
+  }
+  // The boxes of the parts of the board marked data-guide-keep outside the target on a waiting step (Five Crowns'
+  // Go out panel), which the bubble leaves uncovered where it can, after the question and the turn line.
+  function keptParts(target) {
+    const step = steps[at];
+    if (!step || !step.wait.length) return [];
+    return Array.prototype.filter.call(document.querySelectorAll("[data-guide-keep]"), function (part) {
+      return part.getClientRects().length && !part.contains(target) && !target.contains(part);
+    }).map(function (part) { return part.getBoundingClientRect(); });
   }
   // Where the screen's room begins: below the site's bar where it stays on screen (sticky on a wide screen).
   function roomTop() {
@@ -79,9 +99,10 @@
   // the middle when they fit (the bubble then finds room beside the target: place), else the buttons whole at
   // the edge on their side and as much of the target as fits. Last, when the bubble would cover a button the
   // step waits for wherever it goes (a laptop's docked hand under a tall province), the target just under the
-  // site's bar with the bubble below it, or the bubble just under the bar with the target below, if either
-  // leaves every such button uncovered and one of them on screen (and, for any step, the bubble whole on
-  // screen: a tall target on a laptop leaves room on neither side of it when in the middle).
+  // site's bar with the bubble below it, or the bubble just under the bar with the target below, or the step's
+  // question just under the bar, if one leaves every such button uncovered and one of them on screen (and, for
+  // any step, the bubble whole on screen: a tall target on a laptop leaves room on neither side of it when in
+  // the middle); a place that also shows the question whole and the turn line uncovered first (clear's levels).
   function show(target, buttons) {
     target.scrollIntoView({ block: "center" });
     const box = around(buttons, target), edge = roomTop();
@@ -93,13 +114,19 @@
       } else if (box.top < r.top) window.scrollBy(0, box.top - edge - 8);
       else window.scrollBy(0, box.bottom - window.innerHeight + 8);
     }
-    // (first where the step's question is whole on screen and uncovered as well, then where its buttons are)
+    // (first where the step's question is whole on screen and uncovered, the turn line too, with the parts it keeps
+    // uncovered and every move button it waits for on screen, then with one of them, then where its buttons are
+    // (clear's levels 2, 1, 0); tried as the page is, with the target or the bubble just under the site's bar,
+    // and with the question there: Five Crowns' prompt, its Go out panel under it, above the docked hand whose
+    // cards the step asks for)
     const from = window.scrollY, r = target.getBoundingClientRect(), h = sized();
+    const prompt = question(target), bys = [0, r.top - edge - 8, r.top - edge - 18 - h];
+    if (prompt) bys.push(prompt.getBoundingClientRect().top - roomTop() - 8);
     cleared = false;
-    for (const strict of [true, false]) {
-      for (const by of [0, r.top - edge - 8, r.top - edge - 18 - h]) {
+    for (const level of [2, 1, 0]) {
+      for (const by of bys) {
         window.scrollTo(window.scrollX, from + by);
-        if ((cleared = clear(target, buttons, strict))) break;
+        if ((cleared = clear(target, buttons, level))) break;
       }
       if (cleared) break;
     }
@@ -125,19 +152,22 @@
     if (!kept) window.scrollTo(window.scrollX, from);
   }
   // Whether, as the page is scrolled now, the bubble has a side whole on screen that covers none of the
-  // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen; when
-  // ``strict``, with the step's question (question) uncovered too, and whole on screen where it fits there.
-  function clear(target, buttons, strict) {
+  // buttons the step waits for, with the target's middle and one of those buttons (if any) on screen; from
+  // ``level`` 1, with the step's question (question) and turn line (turnLine) uncovered too, the question whole
+  // on screen where it fits there; at level 2, with the parts it keeps (keptParts) uncovered and every button of
+  // the moves it waits for outside the target whole on screen as well (Five Crowns' Go out panel and its button
+  // above the hand's cards to discard).
+  function clear(target, buttons, level) {
     const s = side(target, buttons), r = target.getBoundingClientRect(), middle = (r.top + r.bottom) / 2;
-    if (!s || s.covered || middle < roomTop() || middle > window.innerHeight) return false;
-    if (strict) {
+    const edge = roomTop();
+    const whole = function (q) { return q.top >= edge && q.bottom <= window.innerHeight; };
+    if (!s || s.covered || middle < edge || middle > window.innerHeight) return false;
+    if (level >= 1) {
       const prompt = question(target), p = prompt && prompt.getBoundingClientRect();
-      if (p && (s.cut || (p.bottom - p.top <= window.innerHeight - roomTop() && (p.top < roomTop() || p.bottom > window.innerHeight)))) return false;
+      if (s.cut || (p && p.bottom - p.top <= window.innerHeight - edge && !whole(p))) return false;
     }
-    return !buttons.length || buttons.some(function (b) {
-      const q = b.getBoundingClientRect();
-      return q.top >= roomTop() && q.bottom <= window.innerHeight;
-    });
+    if (level >= 2 && (s.kept || !buttons.every(function (b) { return !b.dataset.move || target.contains(b) || whole(b.getBoundingClientRect()); }))) return false;
+    return !buttons.length || buttons.some(function (b) { return whole(b.getBoundingClientRect()); });
   }
 
   // The bubble's width for this screen (set, so that its height can be read), and that height.
@@ -147,27 +177,38 @@
   }
   // The bubble's left edge at ``x`` (in the viewport), held on screen.
   function onScreen(x) { return Math.max(8, Math.min(x, document.documentElement.clientWidth - guide.offsetWidth - 8)); }
-  // The bubble's side for the page as scrolled now: below or above the target, whole on screen, lined up
+  // The bubble's side for the page as scrolled now: below or above the target, or below or above the target
+  // and the step's question together (Five Crowns' piles and the prompt under them), whole on screen, lined up
   // with the target's left edge, its right edge or the screen's right edge, whichever covers the fewest of
-  // the buttons the step waits for, then (cut) not the step's question (in that order when even, below
-  // first): {top, left, covered, cut}; null when neither below nor above is whole on screen.
+  // the buttons the step waits for, then (cut) not the step's question, then not its turn line, then (kept) the
+  // fewest of the parts it keeps (in that order when even, below first): {top, left, covered, cut, kept}; null
+  // when no side is whole on screen.
   function side(target, buttons) {
     const r = target.getBoundingClientRect(), h = sized(), width = guide.offsetWidth, edge = roomTop();
     const xs = [onScreen(r.left), onScreen(r.right - width), onScreen(Infinity)]
       .filter(function (x, i, all) { return all.indexOf(x) === i; });
     const boxes = buttons.filter(function (b) { return !target.contains(b); }).map(function (b) { return b.getBoundingClientRect(); });
-    const prompt = question(target), p = prompt && prompt.getBoundingClientRect();
+    const prompt = question(target), p = prompt && prompt.getBoundingClientRect(), line = turnLine();
+    const parts = keptParts(target);
     const over = function (q, top, x) { return q.bottom > top && q.top < top + h && q.right > x && q.left < x + width; };
     const covered = function (top, x) { return boxes.filter(function (q) { return over(q, top, x); }).length; };
+    const cut = function (top, x) { return (p && over(p, top, x) ? 2 : 0) + (line && over(line, top, x) ? 1 : 0); };
+    const kept = function (top, x) { return parts.filter(function (q) { return over(q, top, x); }).length; };
+    const tops = [r.bottom + 10, r.top - 10 - h];
+    if (p) tops.splice(1, 0, Math.max(r.bottom, p.bottom) + 10); // (below the target and its question, then above)
+    if (p) tops.push(Math.min(r.top, p.top) - 10 - h);
     const sides = [];
     xs.forEach(function (x) {
-      [r.bottom + 10, r.top - 10 - h].forEach(function (top) {
+      tops.filter(function (top, i) { return tops.indexOf(top) === i; }).forEach(function (top) {
         if (top >= edge && top + h <= window.innerHeight) {
-          sides.push({ top: top, left: x, covered: covered(top, x), cut: !!p && over(p, top, x) });
+          sides.push({ top: top, left: x, covered: covered(top, x), cut: cut(top, x), kept: kept(top, x) });
         }
       });
     });
-    const better = function (s, best) { return s.covered < best.covered || (s.covered === best.covered && !s.cut && best.cut); };
+    const better = function (s, best) {
+      if (s.covered !== best.covered) return s.covered < best.covered;
+      return s.cut < best.cut || (s.cut === best.cut && s.kept < best.kept);
+    };
     return sides.length ? sides.reduce(function (best, s) { return better(s, best) ? s : best; }) : null;
   }
   // The bubble placed on its side (side); where neither below nor above is whole on screen, on the one with

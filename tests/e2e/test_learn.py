@@ -33,16 +33,19 @@ PRESSABLE = """(kinds) => [...document.querySelectorAll('[data-move], [data-pick
     return b.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
 })"""
 
-# The buttons of the moves of the kinds given, the cards a board has picked before their move, and the board's
-# prompt (the question the step asks: "Your turn: draw a card — click the stock or the discard."), that the
-# bubble covers on screen (each named by its text).
+# The buttons of the moves of the kinds given, the cards a board has picked before their move, the board's
+# prompt (the question the step asks: "Your turn: draw a card — click the stock or the discard.") and the words
+# of the table's turn line ("Your turn."), that the bubble covers on screen (each named by its text). (A button
+# folded away in a closed <details>, Five Crowns' "Go out this way", keeps boxes in Chromium: it is not shown.)
 COVERED = """(kinds) => {
     const g = document.getElementById('guide').getBoundingClientRect();
     const over = r => r.width && r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right;
+    const words = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
     return [...document.querySelectorAll('[data-move], [data-pick]')].filter(b => {
         let kind = null; try { kind = b.dataset.move && JSON.parse(b.dataset.move).type; } catch (e) { return false; }
-        return !(kind && !kinds.includes(kind)) && over(b.getBoundingClientRect());
+        return !(kind && !kinds.includes(kind)) && b.checkVisibility() && over(b.getBoundingClientRect());
     }).concat([...document.querySelectorAll("[id$='-prompt']")].filter(p => over(p.getBoundingClientRect())))
+        .concat([...document.querySelectorAll('.table-status .turn-line')].filter(t => over(words(t))))
         .map(b => b.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40));
 }"""
 
@@ -62,8 +65,40 @@ PROMPT_CUT = """(kinds) => {
 }"""
 
 
+# The board's prompt ("Discard a card: click a highlighted card in your hand.") not whole on screen below the
+# site's bar, or, in the same frame, none of the buttons the step asks to press pressable (as PRESSABLE): those of
+# the moves of the kinds given and the picked cards within the step's target when it holds some (the hand's cards
+# to discard), else anywhere. A player reads what the step asks while choosing. What is amiss, or [].
+ASKED = """(kinds) => {
+    const bar = document.querySelector('.topbar'), edge = bar ? Math.max(0, bar.getBoundingClientRect().bottom) : 0;
+    const amiss = [], prompt = [...document.querySelectorAll("[id$='-prompt']")].find(p => p.getClientRects().length);
+    if (!prompt) amiss.push('no prompt');
+    else {
+        const r = prompt.getBoundingClientRect();
+        if (r.top < edge - 1 || r.bottom > innerHeight + 1) {
+            amiss.push(`the prompt at ${Math.round(r.top)}-${Math.round(r.bottom)} px (screen ${Math.round(edge)}-${innerHeight})`);
+        }
+    }
+    const target = document.querySelector('.guide-target');
+    const asked = [...document.querySelectorAll('[data-move], [data-pick]')].filter(b => {
+        let kind = null; try { kind = b.dataset.move && JSON.parse(b.dataset.move).type; } catch (e) { return false; }
+        return !(kind && !kinds.includes(kind)) && b.checkVisibility();
+    });
+    const within = asked.filter(b => target && target.contains(b));
+    const pressable = b => {
+        const r = b.getBoundingClientRect();
+        if (!r.width || r.top < 0 || r.bottom > innerHeight) return false;
+        return b.contains(document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2));
+    };
+    if (!(within.length ? within : asked).some(pressable)) {
+        amiss.push(within.length ? 'none of the buttons it asks for in its target pressable' : 'no button it asks for pressable');
+    }
+    return amiss;
+}"""
+
+
 def found_after_a_while(page, finder: str, kinds) -> list:
-    """What ``finder`` (PROMPT_CUT, COVERED) finds for the move kinds once the guide has had 3 s to settle
+    """What ``finder`` (PROMPT_CUT, COVERED, ASKED) finds for the move kinds once the guide has had 3 s to settle
     (it places the bubble and scrolls in the animation frame after a live frame brought the buttons): [] as
     soon as it finds nothing."""
     try:
@@ -133,6 +168,8 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
                 assert not cut, f"step {n}: the prompt is not whole on screen: {cut}"
                 covered = found_after_a_while(page, COVERED, step.wait)  # (nor on a phone)
                 assert not covered, f"step {n}: the bubble covers {covered}"
+                amiss = found_after_a_while(page, ASKED, step.wait)  # (the question with what answers it)
+                assert not amiss, f"step {n}: {amiss}"
         except Exception:
             snap(page, f"learn-{game}-{lang}-{width}-{n}-failed")
             raise
