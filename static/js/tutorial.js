@@ -80,13 +80,26 @@
     return r.width ? r : null;
   }
   // The boxes of the parts of the board marked data-guide-keep outside the target on a waiting step (Five Crowns'
-  // Go out panel), which the bubble leaves uncovered where it can, after the question and the turn line.
+  // Go out panel), and at any step those of the docked hand's own tools outside the target (the words of its
+  // title, "Your hand (7)", and its buttons other than cards: "Sort by suit", "Move cards"), which the bubble
+  // leaves uncovered where it can, after the question and the turn line.
   function keptParts(target) {
     const step = steps[at];
-    if (!step || !step.wait.length) return [];
-    return Array.prototype.filter.call(document.querySelectorAll("[data-guide-keep]"), function (part) {
+    const marked = step && step.wait.length ? document.querySelectorAll("[data-guide-keep]") : [];
+    const parts = Array.prototype.filter.call(marked, function (part) {
       return part.getClientRects().length && !part.contains(target) && !target.contains(part);
     }).map(function (part) { return part.getBoundingClientRect(); });
+    Array.prototype.forEach.call(document.querySelectorAll("[id$='-hand']"), function (hand) {
+      Array.prototype.forEach.call(hand.querySelectorAll(":scope h3, :scope button:not([data-move]):not([data-pick])"), function (el) {
+        if (!el.getClientRects().length || el.querySelector("[data-card]") || el.closest(".card-button") || target.contains(el)) return;
+        if (!el.matches("h3")) { parts.push(el.getBoundingClientRect()); return; }
+        const words = document.createRange();
+        words.selectNodeContents(el);
+        const r = words.getBoundingClientRect();
+        if (r.width) parts.push(r);
+      });
+    });
+    return parts;
   }
   // Where the screen's room begins: below the site's bar where it stays on screen (sticky on a wide screen).
   function roomTop() {

@@ -2,12 +2,14 @@
 
 Seeded games of the four games are walked through the API with random legal moves; at the first of each kind
 of prompt (the phase and a pending choice) and wherever a kind of move is first offered, the acting player's page is looked at, as
-a person would see it, at 390 × 844, 768 × 1024 and 1280 × 800: the turn line, the prompt with every one of
+a person would see it, in English at 390 × 844, 768 × 1024 and 1280 × 800 and in French (the players' saved
+language: longer labels) at 390 × 844 and 1280 × 800: the turn line, the prompt with every one of
 its buttons, and the docked hand lie within the viewport without scrolling, and neither the turn line nor the
 prompt nor its buttons lie under the docked hand (nor, in Cosplay, the recruitment zones the player can recruit
 from: CHOICES). At 390 and 1280 px axe-core (experimental rules included, such as label-content-name-mismatch)
-finds no serious or critical violation there. Screenshots go to artifacts/screenshots/fit-<game>-<n>-<width>.png.
-And a Cosplay hand of ten cards shows every card, with no sideways scroll, at 768 and 1280 px.
+finds no serious or critical violation there. Screenshots go to artifacts/screenshots/fit-<game>[-fr]-<n>-<width>.png.
+And a Cosplay hand of ten cards (and of five, in French) leaves the zones to recruit from clear at every size, in
+both languages, and shows every card, with no sideways scroll, at 768 and 1280 px.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from tests.e2e.test_axe import grave_violations
 
 SIZES = [(390, 844), (768, 1024), (1280, 800)]
 AXE_WIDTHS = {390, 1280}
+# The walk reads the site as its players chose it (their saved language): in English at every size, in French
+# (longer labels) at 390 and 1280 px.
+LANGUAGES = ["en", "fr"]
 # Per game: the players and options of the walk, its seed, and the longest walk in moves.
 WALKS = {
     "cosmic_crowns": (3, {"mode": "hard"}, 11, 400),
@@ -55,6 +60,7 @@ SETUP = """
 import json
 from django.contrib.auth.models import User
 from accounts.models import ApiToken
+from accounts.preferences import set_language
 from tables import services
 names = {names!r}
 users = [User.objects.create_user(n, password={password!r}) for n in names]
@@ -62,6 +68,8 @@ table = services.create_table(users[0], {game!r}, len(users), {options!r})
 for u in users[1:]:
     services.join_table(table.pk, u)
 services.start_table(table.pk, users[0], seed={seed!r})
+for u in users:
+    set_language(u, {language!r})
 print(json.dumps({{"table": table.pk, "tokens": [ApiToken.issue(u, "fit")[1] for u in users]}}))
 """
 
@@ -168,15 +176,17 @@ def choices_hidden(choices: list[dict], hand: dict | None, width: int, height: i
     return out
 
 
-@pytest.mark.parametrize("slug", list(WALKS))
-def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(tour, slug):
+@pytest.mark.parametrize("slug, language", [(slug, language) for language in LANGUAGES for slug in WALKS])
+def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(tour, slug, language):
     players, options, seed, longest = WALKS[slug]
     names = [unique(f"fit{k}") for k in range(players)]
     made = json.loads(
         tour.server.manage(
             "shell",
             "-c",
-            SETUP.format(names=names, password=PASSWORD, game=slug, options=options, seed=seed),
+            SETUP.format(
+                names=names, password=PASSWORD, game=slug, options=options, seed=seed, language=language
+            ),
         )
         .strip()
         .splitlines()[-1]
@@ -195,13 +205,18 @@ def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(
             seen.add(kind[:2])
             offered |= kind[2]
             drawn += 1
-            for width, height in SIZES:
+            for width, height in SIZES if language == "en" else [s for s in SIZES if s[0] in AXE_WIDTHS]:
                 page = pages.get((seat, width)) or log_in(tour, names[seat], width, height)
                 pages[(seat, width)] = page
                 page.goto(f"{tour.server.url}/tables/{table}/")
                 page.wait_for_selector(PROMPT[slug])
+                assert page.evaluate("document.documentElement.lang") == language
                 boxes = page.evaluate(BOXES, [TURN, PROMPT[slug], HAND[slug]])
-                shot(page, f"fit-{slug}-{drawn}-{width}", full_page=False)
+                shot(
+                    page,
+                    f"fit-{slug}{'' if language == 'en' else '-' + language}-{drawn}-{width}",
+                    full_page=False,
+                )
                 found = problems_at(boxes, width, height)
                 if slug in CHOICES:
                     found += choices_hidden(page.evaluate(CHOICES[slug]), boxes["hand"], width, height)
@@ -215,7 +230,9 @@ def test_every_kind_of_prompt_shows_the_whole_turn_on_one_screen_and_passes_axe(
                 if width in AXE_WIDTHS:
                     found += grave_violations(page)
                 if found:
-                    failures[f"{slug} #{drawn} {sorted(k for k in kind[2])} {kind[:2]} at {width}"] = found
+                    failures[
+                        f"{slug} ({language}) #{drawn} {sorted(k for k in kind[2])} {kind[:2]} at {width}"
+                    ] = found
                 page.goto("about:blank")  # its socket closed: the walk's moves render no frame for it
         move = rnd.choice(mine["legal_moves"])
         try:
@@ -265,24 +282,64 @@ HAND_CARDS = when_still("""() => {
 }""")
 
 
-@pytest.mark.parametrize("width, height", [(768, 1024), (1280, 800)])
-def test_a_hand_of_ten_cosplay_cards_shows_every_card_on_a_tablet_and_a_laptop(tour, width, height):
-    names = [unique("long0"), unique("long1")]
-    out = tour.server.manage("shell", "-c", LONG_HAND.format(password=PASSWORD, names=names, hand=TEN_CARDS))
+# A usual hand of five with cards to place: in French (longer labels) the dock must leave the zones clear too.
+FIVE_CARDS = ["st-badass", "st-kawaii", "c05-kaiju-tamer", "c13-zombie-cheerleader", "c30-clockwork-fairy"]
+
+
+@pytest.mark.parametrize(
+    "cards, width, height, lang",
+    [
+        *[(TEN_CARDS, w, h, lang) for w, h in SIZES for lang in ("en", "fr")],
+        *[(FIVE_CARDS, w, h, "fr") for w, h in SIZES],
+    ],
+    ids=lambda v: {id(TEN_CARDS): "ten", id(FIVE_CARDS): "five"}.get(id(v), str(v)),
+)
+def test_a_long_cosplay_hand_leaves_the_zones_to_recruit_from_clear_in_english_and_french(
+    tour, new_page, cards, width, height, lang
+):
+    """A hand with Place buttons, at every size and in both languages: the zones the player can recruit from
+    (CHOICES) on screen, clear of the docked hand; and on a tablet and a laptop every card of the hand in sight
+    with no sideways scroll (on a phone the hand's row scrolls sideways, as in every game)."""
+    page = open_cosplay_hand(tour, new_page, cards, width, height, lang)
+    assert page.locator(".cp-hand .hand button").count() >= 3  # (the cards' Place buttons)
+    hand = page.evaluate(HAND_CARDS)
+    boxes = page.evaluate(BOXES, [TURN, PROMPT["cosplay"], HAND["cosplay"]])
+    choices = page.evaluate(CHOICES["cosplay"])
+    shot(page, f"fit-cosplay-{len(cards)}-cards-{width}-{lang}", full_page=False)
+    found = []
+    if sorted(c["label"] for c in hand["cards"]) != sorted(cards):
+        found.append(f"the hand shows {sorted(c['label'] for c in hand['cards'])}")
+    if width > 720 and hand["scroll"] > 0:
+        found.append(f"the hand's row scrolls sideways by {hand['scroll']} px")
+    found += [
+        f"card {c['label']} at {c['left']:.0f}–{c['right']:.0f} × {c['top']:.0f}–{c['bottom']:.0f} px, off screen"
+        for c in hand["cards"]
+        if width > 720 and not inside(c, width, height)
+    ]
+    if not choices:
+        found.append("no zone to recruit from is drawn")
+    found += choices_hidden(choices, boxes["hand"], width, height)
+    if width in AXE_WIDTHS:
+        found += grave_violations(page)
+    assert not found, (
+        f"{len(cards)} cards at {width} × {height} in {lang} (dock {boxes['hand']['height']:.0f} px high, "
+        f"from {boxes['hand']['top']:.0f} px): " + "; ".join(found)
+    )
+
+
+def open_cosplay_hand(tour, new_page, cards: list[str], width: int, height: int, lang: str):
+    """The board of a Cosplay table whose seat 0 holds ``cards`` in its preparation (LONG_HAND), as that player
+    sees it in a browser speaking ``lang``, at ``width`` × ``height``."""
+    names = [unique("hand0"), unique("hand1")]
+    out = tour.server.manage("shell", "-c", LONG_HAND.format(password=PASSWORD, names=names, hand=cards))
     table = next(line for line in out.splitlines() if line.startswith("TABLE ")).removeprefix("TABLE ")
-    page = log_in(tour, names[0], width, height)
+    page = new_page(width, height, locale=lang, timeout=20000)
+    page.goto(f"{tour.server.url}/accounts/login/")
+    page.fill("input[name=username]", names[0])
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.card-form button")
+    page.wait_for_url(f"{tour.server.url}/")
     page.goto(f"{tour.server.url}/tables/{table}/")
     page.wait_for_selector(".cp-prompt.mine .end-turn")
-    assert page.locator(".cp-hand .hand button").count() >= 4  # (the cards' own buttons, under them)
-    hand = page.evaluate(HAND_CARDS)
-    shot(page, f"fit-cosplay-ten-cards-{width}", full_page=False)
-    assert sorted(c["label"] for c in hand["cards"]) == sorted(TEN_CARDS)
-    assert hand["scroll"] <= 0, f"the hand's row scrolls sideways by {hand['scroll']} px"
-    hidden = [
-        f"{c['label']} at {c['left']:.0f}–{c['right']:.0f} × {c['top']:.0f}–{c['bottom']:.0f} px"
-        for c in hand["cards"]
-        if not inside(c, width, height)
-    ]
-    assert not hidden, f"cards not wholly within {width} × {height}: {hidden}"
-    page.context.close()
-    tour.contexts.remove(page.context)
+    assert page.evaluate("document.documentElement.lang") == lang
+    return page

@@ -48,6 +48,20 @@ COVERED = """(kinds) => {
         .concat([...document.querySelectorAll('.table-status .turn-line')].filter(t => over(words(t))))
         .map(b => b.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40));
 }"""
+# The docked hand's own tools that the bubble covers on screen, at any step: the words of its title ("Your hand
+# (7)") and its buttons other than cards (Five Crowns' "Sort by suit", "Move cards", arrows), each named by its
+# text: a player sees what they hold and arranges it while the guide talks. (``kinds`` unused: as COVERED.)
+TOOLS_COVERED = """(kinds) => {
+    const g = document.getElementById('guide').getBoundingClientRect();
+    const over = r => r.width && r.bottom > g.top && r.top < g.bottom && r.right > g.left && r.left < g.right
+        && r.bottom > 0 && r.top < innerHeight;
+    const words = el => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect(); };
+    return [...document.querySelectorAll("[id$='-hand']")].flatMap(hand => [...hand.querySelectorAll(
+        ':scope h3, :scope button:not([data-move]):not([data-pick])')]).filter(el => el.checkVisibility()
+        && !el.querySelector('[data-card]') && !el.closest('.card-button')
+        && over(el.matches('h3') ? words(el) : el.getBoundingClientRect()))
+        .map(el => (el.getAttribute('aria-label') || el.textContent).trim().replace(/\\s+/g, ' ').slice(0, 40));
+}"""
 
 # The board's prompts ("Keep your hand or take a mulligan?") holding a button of a move of the kinds given that
 # are not whole on screen below the site's bar (each named by its text): a player reads the question with its
@@ -98,7 +112,7 @@ ASKED = """(kinds) => {
 
 
 def found_after_a_while(page, finder: str, kinds) -> list:
-    """What ``finder`` (PROMPT_CUT, COVERED, ASKED) finds for the move kinds once the guide has had 3 s to settle
+    """What ``finder`` (PROMPT_CUT, COVERED, TOOLS_COVERED, ASKED) finds for the move kinds once the guide has had 3 s to settle
     (it places the bubble and scrolls in the animation frame after a live frame brought the buttons): [] as
     soon as it finds nothing."""
     try:
@@ -159,6 +173,8 @@ def test_a_guided_first_game_walks_through_its_steps(server, new_page, game, lan
             assert 0 <= top and bottom <= SIZES[width], f"step {n}: the bubble (with Skip) is off screen"
             overlap = min(bottom, target[3]) - max(top, target[1])
             assert overlap <= 0 or target[3] - target[1] > SIZES[width] / 2, f"step {n}: the bubble covers it"
+            tools = found_after_a_while(page, TOOLS_COVERED, step.wait)  # (at every step)
+            assert not tools, f"step {n}: the bubble covers the docked hand's {tools}"
             if step.wait:  # (the moves it waits for may come a moment later: the bot decides first, say)
                 try:
                     page.wait_for_function(PRESSABLE, arg=list(step.wait), timeout=5000)
