@@ -216,6 +216,8 @@ class TableConsumer(
         self.hidden = frozenset(event["blocked"])
 
     async def table_frame(self, event):
+        if "change" in event:  # (made in another process: this process's room takes it, never the page)
+            rooms.heard_change(self.table_id, event["revision"], event["change"])
         if self.out_of_sight or event["revision"] <= self.revision:
             return  # out of sight (a frame sent before it left), or it shows that revision or a later one
         if live.key_of(self.user_id, event["seats"]) != self.key:

@@ -11,7 +11,10 @@ before (``tables.frame_diff``, from the frames the table's room kept), marked wi
 socket that holds it forwards it, any other reads the table anew and sends a full frame. Across processes
 (Redis) the message carries the whole frame too (``full``): a process keeps it as the frame before for the
 next change it makes, and a viewer whose frame before the sending process did not hold gets the whole frame,
-which the receiving process makes partial from its own room (``rooms.partial_heard``). A frame carries the
+which the receiving process makes partial from its own room (``rooms.partial_heard``); and it carries the
+change itself (``change``: the seats, state and log after it, ``rooms.change_of``), which the receiving
+process's room takes (``rooms.heard_change``), so that the next move made there reads nothing again; a socket
+never sends it on. A frame carries the
 table's ``revision`` (bumped by every change, under the table's lock), so a socket never replaces a newer
 frame with an older one, and the seat of every player, so a socket whose person took or left a seat re-keys
 itself.
@@ -67,6 +70,12 @@ def has_listeners(layer, group: str) -> bool:
     badge) are counted in the cache (``tables.stream_presence.sockets``); any other group is taken as
     listened to."""
     return group in listened(layer, [group])
+
+
+def between_processes(layer) -> bool:
+    """Whether ``layer`` carries messages between processes (Redis), where other processes' sockets and rooms
+    may hear a change; not the in-memory layer of one process."""
+    return not isinstance(layer, InMemoryChannelLayer)
 
 
 def listened(layer, groups, streams=()) -> set[str]:
@@ -155,8 +164,12 @@ class Publication:
         heard, streaming = listened_apart(layer, groups, streams)
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
-        # (other processes' sockets may listen: they keep each whole frame for the change they make next)
-        elsewhere = before is not None and not isinstance(layer, InMemoryChannelLayer)
+        # (other processes' sockets may listen: they keep each whole frame for the change they make next, and
+        # their rooms take the change itself instead of reading the table again: rooms.heard_change)
+        crossing = between_processes(layer)
+        elsewhere = before is not None and crossing
+        people = self.people or {}
+        change = None  # (pickled once, after the first frame drawn: its log is read by then)
         shared: dict = {}  # (what the partial frames found, for the other viewers: tables.frame_diff.partial)
         for key, user, lang in wanted:
             group = table_group(table.pk, key, lang)
@@ -174,6 +187,11 @@ class Publication:
                             message["full"] = html
                     elif was is not None:
                         message["whole"] = True  # (compared: what changed is no smaller than the frame)
+                if crossing:
+                    change = change or rooms.change_of(
+                        table, seats=snapshot.seats, people=people, state=snapshot.state, log=snapshot.log()
+                    )
+                    message["change"] = change
                 messages.append((group, {"type": "table.frame", **message}))
         messages += stream_messages(layer, table, snapshot, viewers, seat_keys, streaming=scope in streaming)
         for more in self.also:
@@ -184,11 +202,11 @@ class Publication:
         if messages:
             send(layer, messages)
         # The table's room takes what this change drew, for the table's next move and readers.
-        log = (snapshot.moves, snapshot.events) if snapshot.events is not None else None
+        log = snapshot.log()
         rooms.advance(
             table,
             seats=snapshot.seats,
-            people=self.people or {},
+            people=people,
             state=snapshot.state,
             log=log,
             positions=snapshot.positions_drawn(),

@@ -68,6 +68,10 @@ class Snapshot:
             self.moves = selectors.log_moves(self.table)
         return self.moves
 
+    def log(self) -> tuple | None:
+        """The log's (moves, seat events) when a frame drawn has read them, else None (nothing was read)."""
+        return (self.moves, self.events) if self.events is not None else None
+
     def log_events(self) -> list[TableEvent]:
         if self.events is None:
             moves = self.log_moves()

@@ -24,7 +24,10 @@ frames a room keeps at one revision are what the next change's partial frames ar
 (``frames_before``: each socket gets only what changed since the frame it holds).
 
 With several processes (PostgreSQL + Redis), a table's moves come through whichever process holds the
-mover's socket, and its viewers' sockets may sit in any of them. So a room also keeps the last whole frame
+mover's socket, and its viewers' sockets may sit in any of them. A change's frames carry the change itself to
+the other processes (``change_of``), and the first of their sockets to hear it hands it to their room
+(``heard_change``): a room that heard a change made elsewhere is at the table's revision for the next move
+made there, which then reads nothing again (a room that missed it reloads, as above). So a room also keeps the last whole frame
 its process's sockets *heard* for each viewer (``heard``, from a change made elsewhere): the next change made
 here takes it as the frame before (``frames_before``), and a whole frame that comes from a process which had
 no frame before for that viewer is made partial here, once for all this process's sockets of that viewer
@@ -44,6 +47,7 @@ At most ``ROOMS`` rooms are kept per process, the least recently used dropped fi
 from __future__ import annotations
 
 import copy
+import pickle
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -138,14 +142,19 @@ class Room:
     def _reload(self, table: Table) -> None:
         """Read the seats (under the stamps of the people seated when last known) and load the state. (Another
         process moved: the frames drawn here stay as heard, the frames before for this process's sockets.)"""
-        if self.moment is not None and self.moment[1] == table.invite_token:
+        self._drawn_to_heard(table.invite_token)
+        log = self._caught_up_log(table)
+        seats, people = _read_seats(self.people, table)
+        self._replace(moment(table), seats, people, selectors.load_state(table), log)
+
+    def _drawn_to_heard(self, token: str) -> None:
+        """The frames drawn here at the room's moment kept as heard, as the room moves on to a change made in
+        another process: they are the frames before for this process's sockets."""
+        if self.moment is not None and self.moment[1] == token:
             for key, frame in self.frames.items():
                 kept = self.heard.get(key)
                 if kept is None or kept.revision < self.moment[0]:
                     self.heard[key] = Heard(self.moment[0], frame, self.parsed.get(key))
-        log = self._caught_up_log(table)
-        seats, people = _read_seats(self.people, table)
-        self._replace(moment(table), seats, people, selectors.load_state(table), log)
 
     def _caught_up_log(self, table: Table) -> tuple | None:
         """The log at ``table``'s revision from the one this room holds (an earlier moment of the same game):
@@ -225,6 +234,35 @@ def advance(
         here.positions.update(positions or {})
         here.frames.update(frames or {})
         here.parsed.update(parsed or {})
+
+
+def change_of(table: Table, *, seats, people, state, log=None) -> bytes:
+    """What a committed change at ``table``'s revision hands the rooms of the other processes, beside its frames
+    through the channel layer (``tables.live``): what ``advance`` takes here (the moment and status, the seats
+    as saved with their people's stamps, the state after, the log), pickled once for all its messages (the
+    layer is Redis, as trusted as the cache, which pickles too). It holds every hand: a socket never sends it
+    on, it gives it to its process's room (``heard_change``)."""
+    return pickle.dumps((moment(table), table.status, seats, people, state, log), pickle.HIGHEST_PROTOCOL)
+
+
+def heard_change(table_id: int, revision: int, change: bytes) -> None:
+    """A change made in another process at ``revision`` (``change_of``), heard by a socket of this one: the
+    table's room here takes it, as ``advance`` does in the process that made it, unless it holds that moment or
+    a later one already. So the next change made here finds the room at the table's revision instead of reading
+    the seats and the log again: moves alternating between processes (a table's sockets spread over two
+    daphnes, bots moving in the worker) read what a move through one process reads. The frames drawn here
+    before stay as heard, the frames before for this process's sockets."""
+    here = room(table_id)
+    with here.lock:
+        if here.moment is not None and here.moment[0] >= revision:
+            return  # (this process made it, or a socket here heard it first, or a later change is here)
+    at, status, seats, people, state, log = pickle.loads(change)
+    people = _people_of(seats, people)
+    with here.lock:
+        if not _newer(at, here.moment):
+            return
+        here._drawn_to_heard(at[1])
+        here._replace(at, seats, people, state, log if status == Table.PLAYING else None)
 
 
 def keep_frame(table: Table, key: tuple[str, str], frame: str) -> None:

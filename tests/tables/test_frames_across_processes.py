@@ -13,8 +13,10 @@ from collections import OrderedDict
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tables import rendering, rooms, services
+from tables import live, rendering, rooms, services
 from tables.models import Table
 from tests.tables import frame_pages
 from tests.tables.test_consumers import session_cookie, setup_game
@@ -98,3 +100,43 @@ async def test_the_room_takes_a_frame_heard_from_another_process_as_the_frame_be
     assert list(before) == [key] and before[key].html == frame
     table.revision += 1
     assert rooms.frames_before(table) == {}  # (a revision further on: that frame is not the one before)
+
+
+async def test_a_change_made_in_another_process_reaches_this_ones_room_through_its_sockets(
+    alice, bob, process_b, monkeypatch
+):
+    """Across processes (Redis) a change's frames carry the change itself: a socket here gives it to this
+    process's room (``rooms.heard_change``) and sends its page only the frame, so this process's next move reads
+    neither the seats nor the log again, and its frames are still what changed, equal to a full render."""
+    monkeypatch.setattr(live, "between_processes", lambda layer: True)
+    table = await setup_game(alice, bob)
+    tabs = await open_sockets(table.pk, [await session_cookie(alice), await session_cookie(bob)])
+    pages = [frame_pages.page_of(tab.first) for tab in tabs]
+    for where in ("b", "here", "b", "here"):
+        if where == "b":
+            await process_b(play_first_legal, table.pk)
+        else:
+            queries = await sync_to_async(played_here)(table.pk)
+            read = [
+                q["sql"]
+                for q in queries
+                if 'FROM "tables_seat"' in q["sql"] or 'FROM "tables_move"' in q["sql"]
+            ]
+            assert not read, read  # (the room took B's change from the frames its sockets heard)
+        for n, (tab, user) in enumerate(zip(tabs, (alice, bob), strict=True)):
+            frame = await tab.receive_from(timeout=20)
+            assert isinstance(frame, str) and "data-kept" in frame, (where, user.username)
+            whole = await sync_to_async(full_page)(table.pk, user)
+            pages[n] = frame_pages.live(frame_pages.apply(pages[n], frame))
+            assert pages[n] == frame_pages.live(whole), (where, user.username)
+        if where == "b":
+            here = rooms.room(table.pk)
+            assert here.moment == rooms.moment(await Table.objects.aget(pk=table.pk))
+    for tab in tabs:
+        await tab.disconnect()
+
+
+def played_here(table_id) -> list[dict]:
+    with CaptureQueriesContext(connection) as queries:
+        play_first_legal(table_id)
+    return queries.captured_queries

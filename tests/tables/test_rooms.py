@@ -167,6 +167,49 @@ def test_a_room_behind_reads_only_the_moves_made_since_and_keeps_the_rows_it_hel
             )
 
 
+def test_a_room_takes_a_change_made_elsewhere_from_its_frames_and_reads_nothing_again(
+    game, monkeypatch, django_capture_on_commit_callbacks
+):
+    """On Redis a change's frames carry the change (the seats, state and log after it) to the other processes:
+    a socket there gives it to its room (``rooms.heard_change``, as ``tables.consumers`` does), so a table whose
+    moves alternate between processes reads no seats and no log; the room is what a fresh read gives, the frames
+    drawn from it too, and the frames drawn here before stay as heard."""
+    users, play = game
+    sent = []
+    monkeypatch.setattr(live, "between_processes", lambda layer: True)
+    monkeypatch.setattr(live, "send", lambda layer, messages: sent.extend(messages))
+    for _ in range(3):
+        play()
+    for elsewhere in ("move", "vote", "move", "move"):
+        sent.clear()
+        drawn_before = dict(rooms.room(Table.objects.get().pk).frames)
+        with another_process():
+            if elsewhere == "move":
+                play()
+            else:  # (a seat event, no move)
+                with django_capture_on_commit_callbacks(execute=True):
+                    services.vote_abort(Table.objects.get().pk, users[0])
+        frames = [m for _group, m in sent if m["type"] == "table.frame"]
+        table = Table.objects.get()
+        assert frames and all(m["change"] is frames[0]["change"] for m in frames)  # (pickled once)
+        assert all(m["revision"] == table.revision for m in frames)
+        here = rooms.room(table.pk)
+        rooms.heard_change(table.pk, table.revision, frames[0]["change"])
+        assert here.moment == rooms.moment(table)
+        assert {k: h.frame for k, h in here.heard.items() if k in drawn_before} == drawn_before
+        queries, result = play()
+        assert reads(queries, "tables_seat") == 0 and reads(queries, "tables_move") == 0
+        assert reads(queries, "tables_tableevent") == 0
+        table = Table.objects.get()
+        assert same_log(result.publication.log, fresh_log(table))
+        for user in [*users, None]:
+            assert result.publication.frame_for(user, "en") == rendering.Snapshot.read(table).frame(
+                user, "en"
+            )
+        rooms.heard_change(table.pk, table.revision - 1, frames[0]["change"])  # (late: an older one)
+        assert rooms.room(table.pk).moment == rooms.moment(table)
+
+
 def test_a_language_chosen_between_two_moves_is_the_next_frames(game):
     users, play = game
     play()
