@@ -147,6 +147,15 @@ class Room:
         seats, people = _read_seats(self.people, table)
         self._replace(moment(table), seats, people, selectors.load_state(table), log)
 
+    def _take(self, at: tuple, status: str, seats, people, state, log) -> bool:
+        """A committed change at the moment ``at`` (``advance``, ``heard_change``): the room holds it unless it
+        holds that moment or a later one already (False). A finished game's log is not kept (read whole)."""
+        if not _newer(at, self.moment):
+            return False
+        # (a person whose stamp is not known makes the room reload next time)
+        self._replace(at, seats, _people_of(seats, people), state, log if status == Table.PLAYING else None)
+        return True
+
     def _drawn_to_heard(self, token: str) -> None:
         """The frames drawn here at the room's moment kept as heard, as the room moves on to a change made in
         another process: they are the frames before for this process's sockets."""
@@ -221,13 +230,9 @@ def advance(
     """What a committed change (at ``table``'s revision) drew: the room takes it unless it already holds a
     later moment; at its own moment it adds the positions and frames drawn."""
     at = moment(table)
-    people = _people_of(seats, people)  # (a person whose stamp is not known makes the room reload next time)
     here = room(table.pk)
     with here.lock:
-        if _newer(at, here.moment):
-            keep_log = log if table.status == Table.PLAYING else None
-            here._replace(at, seats, people, state, keep_log)
-        elif at != here.moment:
+        if not here._take(at, table.status, seats, people, state, log) and at != here.moment:
             return  # (a later change is already here)
         if here.log is None and log is not None and table.status == Table.PLAYING:
             here.log = log
@@ -257,12 +262,10 @@ def heard_change(table_id: int, revision: int, change: bytes) -> None:
         if here.moment is not None and here.moment[0] >= revision:
             return  # (this process made it, or a socket here heard it first, or a later change is here)
     at, status, seats, people, state, log = pickle.loads(change)
-    people = _people_of(seats, people)
     with here.lock:
-        if not _newer(at, here.moment):
-            return
-        here._drawn_to_heard(at[1])
-        here._replace(at, seats, people, state, log if status == Table.PLAYING else None)
+        if _newer(at, here.moment):
+            here._drawn_to_heard(at[1])
+            here._take(at, status, seats, people, state, log)
 
 
 def keep_frame(table: Table, key: tuple[str, str], frame: str) -> None:
