@@ -13,8 +13,6 @@ a table's last frame lost on the way (``tables.catch_up``: a socket behind is se
 
 from __future__ import annotations
 
-import asyncio
-
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -27,7 +25,7 @@ from accounts.blocks import blocked_by
 from accounts.preferences import chosen_language
 from accounts.socket_guard import GuardedSocket
 from accounts.sockets import SessionBoundSocket
-from tables import chat_frames, live, rooms, selectors, socket_moves, stream_presence
+from tables import chat_frames, homes, live, rooms, selectors, stream_presence
 from tables.access import may_connect
 from tables.catch_up import checks
 from tables.notifications import badge, user_group
@@ -106,6 +104,7 @@ class NoConnectionCheckPerMessage:
 class TableConsumer(
     GuardedSocket,
     NoConnectionCheckPerMessage,
+    homes.TableHome,
     SessionBoundSocket,
     presence.PresentSocket,
     AsyncWebsocketConsumer,
@@ -183,20 +182,18 @@ class TableConsumer(
 
     async def disconnect(self, code):
         checks.discard(self)
+        await self.leave_home()
         await self.leave()
         await self.count_watching()
 
     async def receive(self, text_data=None, bytes_data=None):
-        """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told. Or
-        its page going out of sight or coming back (``VISIBILITY``)."""
+        """A move (CONTRACTS §3): played, its frames reach every socket; refused, this socket alone is told
+        (played where it arrives, or by the table's home process: ``tables.homes``). Or its page going out of
+        sight or coming back (``VISIBILITY``)."""
         if text_data in VISIBILITY:
             await self.in_sight(VISIBILITY[text_data])
             return
-        refusal = await database_sync_to_async(socket_moves.play)(
-            self.table_id, self.scope.get("user"), text_data, self.lang, asyncio.get_running_loop()
-        )
-        if refusal is not None:
-            await self.send(text_data=refusal)
+        await self.play(text_data)
 
     async def in_sight(self, visible: bool) -> None:
         """Its page went out of sight: leave the group (its viewer's frames are drawn no more unless another
@@ -216,6 +213,8 @@ class TableConsumer(
         self.hidden = frozenset(event["blocked"])
 
     async def table_frame(self, event):
+        if event["revision"] > self.revision:
+            self.answered()  # (a move this socket handed to the table's home, if any, was played)
         if "change" in event:  # (made in another process: this process's room takes it, never the page)
             rooms.heard_change(self.table_id, event["revision"], event["change"])
         if self.out_of_sight or event["revision"] <= self.revision:

@@ -14,7 +14,8 @@ next change it makes, and a viewer whose frame before the sending process did no
 which the receiving process makes partial from its own room (``rooms.partial_heard``); and it carries the
 change itself (``change``: the seats, state and log after it, ``rooms.change_of``), which the receiving
 process's room takes (``rooms.heard_change``), so that the next move made there reads nothing again; a socket
-never sends it on. A frame carries the
+never sends it on. A change made at the table's home (``tables.homes``: the process whose socket the others'
+hand their moves to) carries neither: the other processes' sockets only forward what changed. A frame carries the
 table's ``revision`` (bumped by every change, under the table's lock), so a socket never replaces a newer
 frame with an older one, and the seat of every player, so a socket whose person took or left a seat re-keys
 itself.
@@ -166,7 +167,8 @@ class Publication:
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
         # (other processes' sockets may listen: they keep each whole frame for the change they make next, and
         # their rooms take the change itself instead of reading the table again: rooms.heard_change)
-        crossing = between_processes(layer)
+        # (not from a table's home, whose changes the other processes' sockets only forward: tables.homes)
+        crossing = between_processes(layer) and not rooms.home_here(table.pk)
         elsewhere = before is not None and crossing
         people = self.people or {}
         change = None  # (pickled once, after the first frame drawn: its log is read by then)

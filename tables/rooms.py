@@ -186,6 +186,26 @@ _rooms: OrderedDict[int, Room] = OrderedDict()
 _rooms_lock = threading.Lock()
 
 
+# The tables whose home is a socket of this process (``tables.homes``): {table id: that socket's channel}.
+# Their socket moves are made here, so a change made here need not carry itself and its whole frames to the
+# other processes' rooms (``tables.live``): their sockets only forward what changed.
+_homes: dict[int, str] = {}
+
+
+def home_taken(table_id: int, channel_name: str) -> None:
+    _homes[table_id] = channel_name
+
+
+def home_left(table_id: int, channel_name: str) -> None:
+    if _homes.get(table_id) == channel_name:
+        del _homes[table_id]
+
+
+def home_here(table_id: int) -> bool:
+    """Whether a socket of this process is the table's home (``tables.homes``)."""
+    return table_id in _homes
+
+
 def room(table_id: int) -> Room:
     """The table's room in this process (a new, empty one if there is none); the most recently used."""
     with _rooms_lock:

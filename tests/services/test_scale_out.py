@@ -311,3 +311,90 @@ def test_two_processes_moving_in_turn_answer_alike_and_drop_a_revoked_token_at_o
     for port in (p1, p2):
         assert api(port, "GET", f"/api/tables/{tid}", spare)[0] == 401
     assert api(p1, "GET", f"/api/tables/{tid}", tokens["bob"])[0] == 200  # (bob's other token still works)
+
+
+@pytest.mark.slow
+def test_a_tables_socket_moves_are_played_by_its_home_and_outlive_it(cluster, tmp_path):
+    """Two more daphnes, alice's socket on one, bob's on the other (tables.homes): the first socket to send
+    a move claims the table; a move sent over the other process's socket waits while the home's process is
+    paused (it was handed there), lands once it runs again, and, the home's process killed, is played where
+    it was sent after WAIT_FOR_HOME seconds."""
+    from contextlib import ExitStack
+
+    from websockets.sync.client import connect
+
+    from tests.processes import free_port, start_daphne
+
+    p1, _ = cluster["ports"]
+    tokens = cluster["tokens"]
+    tid = new_game(cluster)
+    ports = [free_port(), free_port()]
+    procs = [start_daphne(cluster["env"], port, tmp_path / f"home-{port}.log") for port in ports]
+    sockets = []
+    try:
+        with ExitStack() as opened:
+            for name, port in zip(("alice", "bob"), ports, strict=True):
+                ws = opened.enter_context(
+                    connect(
+                        f"ws://127.0.0.1:{port}/ws/tables/{tid}/",
+                        additional_headers={
+                            "Origin": f"http://127.0.0.1:{port}",
+                            "Cookie": session_cookie(port, name, "scale-out-pass-1"),
+                        },
+                        open_timeout=10,
+                    )
+                )
+                ws.recv(timeout=10)  # (the table as it is)
+                sockets.append(ws)
+            played_by_the_home_then_without_it(p1, tokens, tid, sockets, procs)
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                stop(proc)
+
+
+def played_by_the_home_then_without_it(p1, tokens, tid, sockets, procs) -> None:
+    import signal
+    import time
+
+    from tables.homes import WAIT_FOR_HOME
+
+    def table():
+        return api(p1, "GET", f"/api/tables/{tid}", tokens["alice"])[1]
+
+    def send_move(seat: int) -> int:
+        _, mine = api(p1, "GET", f"/api/tables/{tid}", tokens[("alice", "bob")[seat]])
+        sockets[seat].send(json.dumps({"move": mine["legal_moves"][0], "seq": mine["seq"]}))
+        return mine["seq"] + 1
+
+    def frames(seq: int, seats=(0, 1), timeout: float = 10) -> None:
+        for seat in seats:
+            while True:
+                frame = sockets[seat].recv(timeout=timeout)
+                assert "data-refused" not in frame, frame
+                if f'data-seq="{seq}"' in frame:
+                    break
+
+    home = table()["to_act"][0]  # (its socket sends the table's first move: the table's home)
+    other = 1 - home
+    while table()["to_act"][0] != other:
+        frames(send_move(home))
+    # The home's process paused: a move sent over the other process's socket waits for it.
+    procs[home].send_signal(signal.SIGSTOP)
+    try:
+        seq = send_move(other)
+        time.sleep(min(2.0, WAIT_FOR_HOME / 2))
+        assert table()["seq"] == seq - 1  # handed to the home, not played where it was sent
+    finally:
+        procs[home].send_signal(signal.SIGCONT)
+    frames(seq)
+    while table()["to_act"][0] != other:
+        frames(send_move(table()["to_act"][0]))
+    # The home's process killed: the move is played where it was sent, once the home failed to answer.
+    procs[home].kill()
+    procs[home].wait(timeout=10)
+    started = time.monotonic()
+    seq = send_move(other)
+    frames(seq, seats=(other,), timeout=WAIT_FOR_HOME + 10)
+    assert WAIT_FOR_HOME - 0.5 <= time.monotonic() - started
+    assert table()["seq"] == seq
