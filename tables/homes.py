@@ -23,9 +23,12 @@ a forwarded move names its person by id, as the sending socket's session did.
 A claim lasts ``CLAIM_FOR`` seconds and its socket renews it every ``RENEW_EVERY`` while it is open; it
 gives it up as it closes. A process killed leaves a claim that runs out within ``CLAIM_FOR`` seconds. A move
 handed to a home that answers neither with a frame at a later revision nor with a refusal within
-``WAIT_FOR_HOME`` seconds (its process died, or Redis dropped the message) is played where it was sent: the
-``seq`` it carries then decides, as for any move sent twice. On the in-memory layer (one process) every move
-is played where it arrives, and nothing is claimed.
+``WAIT_FOR_HOME`` seconds (its process died, or Redis dropped the message), or whose home gives the table up
+meanwhile (looked at every ``LOOK_EVERY`` seconds: its socket closed as the move was on its way), is played
+where it was sent: the ``seq`` it carries then decides, as for any move sent twice. A home that did not answer
+and still holds the table is taken over by the socket that waited, so that one dead process costs its
+tables one wait. On the in-memory layer
+(one process) every move is played where it arrives, and nothing is claimed.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ logger = logging.getLogger(__name__)
 CLAIM_FOR = 10.0  # seconds a claim holds unless its socket renews it
 RENEW_EVERY = 3.0  # seconds between two renewals (and how long a socket believes the home it read)
 WAIT_FOR_HOME = 5.0  # seconds a move handed to the home waits for its answer before it is played here
+LOOK_EVERY = 1.0  # seconds between two looks, while a move waits, at whether its home still holds the table
 
 
 def key(table_id: int) -> str:
@@ -72,6 +76,19 @@ def renewed(table_id: int, channel_name: str) -> bool:
     """Renew ``channel_name``'s claim; False if the claim is another's now (it ran out and was taken)."""
     home = cache.get(key(table_id))
     if home not in (None, channel_name):
+        return False
+    cache.set(key(table_id), channel_name, CLAIM_FOR)
+    return True
+
+
+def holds(table_id: int, channel_name: str) -> bool:
+    """Whether the table's claim still names ``channel_name``."""
+    return cache.get(key(table_id)) == channel_name
+
+
+def taken_over(table_id: int, gone: str, channel_name: str) -> bool:
+    """Claim the table for ``channel_name`` if its claim still names ``gone`` (a home that did not answer)."""
+    if cache.get(key(table_id)) != gone:
         return False
     cache.set(key(table_id), channel_name, CLAIM_FOR)
     return True
@@ -126,9 +143,14 @@ class TableHome:
         self.home = await sync_to_async(claimed, thread_sensitive=False)(self.table_id, self.channel_name)
         self.home_read_at = time.monotonic()
         if self.home == self.channel_name and self.renewing is None:
-            rooms.home_taken(self.table_id, self.channel_name)
-            self.renewing = asyncio.create_task(self.renew())
+            self.became_home()
         return self.home
+
+    def became_home(self) -> None:
+        if self.renewing is not None:
+            return
+        rooms.home_taken(self.table_id, self.channel_name)
+        self.renewing = asyncio.create_task(self.renew())
 
     async def renew(self) -> None:
         try:
@@ -157,14 +179,26 @@ class TableHome:
             "reply": self.channel_name,
         }
         await self.channel_layer.send(home, message)
-        self.waiting = asyncio.create_task(self.unanswered(text_data))
+        self.waiting = asyncio.create_task(self.unanswered(home, text_data))
 
-    async def unanswered(self, text_data: str | None) -> None:
-        await asyncio.sleep(WAIT_FOR_HOME)
-        self.waiting, self.home = None, None  # (read the home again: it may have gone)
-        logger.warning(
-            "Table %s's home did not answer a move in %gs: played here", self.table_id, WAIT_FOR_HOME
-        )
+    async def unanswered(self, home: str, text_data: str | None) -> None:
+        """Wait for the move's answer: played here once the home gives the table up (its socket closed as the
+        move was on its way, or its claim ran out), or after WAIT_FOR_HOME seconds."""
+        waited, step = 0.0, min(LOOK_EVERY, WAIT_FOR_HOME)
+        while waited < WAIT_FOR_HOME:
+            await asyncio.sleep(step)
+            waited += step
+            if not await sync_to_async(holds, thread_sensitive=False)(self.table_id, home):
+                break
+        else:  # (the home still holds the table and did not answer: its process died, most likely)
+            if await sync_to_async(taken_over, thread_sensitive=False)(
+                self.table_id, home, self.channel_name
+            ):
+                self.became_home()
+        self.waiting = None
+        self.home = self.channel_name if self.renewing is not None else None  # (else read again)
+        self.home_read_at = time.monotonic()
+        logger.warning("Table %s's home did not answer a move in %.1fs: played here", self.table_id, waited)
         await self.play_here(self.scope.get("user"), text_data, self.lang, self.channel_name)
 
     def answered(self) -> None:

@@ -398,3 +398,12 @@ def played_by_the_home_then_without_it(p1, tokens, tid, sockets, procs) -> None:
     frames(seq, seats=(other,), timeout=WAIT_FOR_HOME + 10)
     assert WAIT_FOR_HOME - 0.5 <= time.monotonic() - started
     assert table()["seq"] == seq
+    # It took the table over: its next move is played at once (the dead process's player posts theirs).
+    while (now := table())["to_act"][0] != other:
+        _, mine = api(p1, "GET", f"/api/tables/{tid}", tokens[("alice", "bob")[home]])
+        body = {"move": mine["legal_moves"][0], "seq": mine["seq"]}
+        assert api(p1, "POST", f"/api/tables/{tid}/moves", tokens[("alice", "bob")[home]], body)[0] == 200
+        frames(now["seq"] + 1, seats=(other,))
+    started = time.monotonic()
+    frames(send_move(other), seats=(other,))
+    assert time.monotonic() - started < WAIT_FOR_HOME - 1

@@ -119,6 +119,15 @@ async def test_a_move_handed_to_a_home_that_died_is_played_where_it_was_sent(ali
     await frames_to(sockets, 1)
     assert len(apart) == 1 and apart[0][0] == apart[0][2] != dead  # played by the sender, after the wait
     assert await moves_made(table.pk) == 1
+    # The sender took the table over: its next moves are played at once, where they are sent.
+    assert await sync_to_async(cache.get)(homes.key(table.pk)) == apart[0][0]
+    monkeypatch.setattr(homes, "WAIT_FOR_HOME", 30.0)
+    while (now := await table_now(table.pk)).to_act[0] == mover:
+        await move_over(sockets[mover], table.pk)
+        await frames_to(sockets, now.seq + 1)
+    await move_over(sockets[1 - mover], table.pk)  # (another process's socket: handed to the new home)
+    await frames_to(sockets, now.seq + 1)
+    assert apart[-1][0] == apart[0][0] != apart[-1][2]
     await close(*sockets)
 
 
@@ -167,3 +176,30 @@ async def test_a_change_made_at_the_home_carries_neither_itself_nor_whole_frames
     assert sent[-1] and all("change" not in m and "full" not in m and "base" in m for m in sent[-1])
     await close(*sockets)
     assert not homes.rooms.home_here(table.pk)  # (given up as its socket closed)
+
+
+async def test_a_move_handed_to_a_home_that_closed_meanwhile_is_played_here_at_the_next_look(
+    alice, bob, apart, monkeypatch
+):
+    """The sender believed the home it read (RENEW_EVERY seconds), but the home's socket closed before the move
+    reached it: the move is played where it was sent at the next look at the claim, not after WAIT_FOR_HOME."""
+    import time
+
+    monkeypatch.setattr(homes, "RENEW_EVERY", 60.0)
+    monkeypatch.setattr(homes, "WAIT_FOR_HOME", 30.0)
+    monkeypatch.setattr(homes, "LOOK_EVERY", 0.2)
+    table, sockets, (first, second), made = await claimed(alice, bob, apart)
+    users = [alice, bob]
+    await move_over(sockets[second], table.pk)  # (handed to the home: the sender now believes it)
+    await frames_to(sockets, made + 1)
+    while (now := await table_now(table.pk)).to_act[0] != second:  # (the home's player's moves, posted)
+        await sync_to_async(services.play_move)(table.pk, users[first], legal(now), now.seq)
+        await frames_to(sockets, now.seq + 1)
+    await sockets[first].disconnect()  # (the home closes: its claim given up)
+    started = time.monotonic()
+    seq = (await table_now(table.pk)).seq
+    await move_over(sockets[second], table.pk)
+    await frames_to([sockets[second]], seq + 1)
+    assert time.monotonic() - started < 5  # (at the next look, not after 30 s)
+    assert apart[-1][0] == apart[-1][2] != apart[0][0]  # played where it was sent
+    await close(sockets[second])
