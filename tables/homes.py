@@ -39,6 +39,7 @@ import time
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
@@ -131,8 +132,15 @@ class TableHome:
             return
         if reply == self.channel_name:
             await self.send(text_data=refusal)
-        else:
+            return
+        try:
             await self.channel_layer.send(reply, {"type": "table.refused", "html": refusal})
+        except (
+            ChannelFull
+        ):  # (the sender's queue is full: it has fallen far behind, and will read the table anew)
+            logger.info(
+                "A refusal for table %s's socket %s was dropped: its queue is full", self.table_id, reply
+            )
 
     async def home_now(self) -> str | None:
         """The channel of the table's home, claimed for this socket if nobody holds it; None on one process."""
@@ -178,7 +186,11 @@ class TableHome:
             "lang": self.lang,
             "reply": self.channel_name,
         }
-        await self.channel_layer.send(home, message)
+        try:
+            await self.channel_layer.send(home, message)
+        except ChannelFull:  # (the home's queue is full: it is swamped, or gone with its queue left behind)
+            await self.play_here(self.scope.get("user"), text_data, self.lang, self.channel_name)
+            return
         self.waiting = asyncio.create_task(self.unanswered(home, text_data))
 
     async def unanswered(self, home: str, text_data: str | None) -> None:

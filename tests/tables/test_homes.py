@@ -203,3 +203,25 @@ async def test_a_move_handed_to_a_home_that_closed_meanwhile_is_played_here_at_t
     assert time.monotonic() - started < 5  # (at the next look, not after 30 s)
     assert apart[-1][0] == apart[-1][2] != apart[0][0]  # played where it was sent
     await close(sockets[second])
+
+
+async def test_a_move_for_a_home_whose_queue_is_full_is_played_where_it_was_sent(
+    alice, bob, apart, monkeypatch
+):
+    from channels.exceptions import ChannelFull
+    from channels.layers import get_channel_layer
+
+    table, sockets, (_first, second), made = await claimed(alice, bob, apart)
+    layer = get_channel_layer()
+    send = layer.send
+
+    async def full(channel, message):
+        if message["type"] == "table.forwarded":
+            raise ChannelFull(channel)
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", full)
+    await move_over(sockets[second], table.pk)
+    await frames_to(sockets, made + 1)
+    assert apart[-1][0] == apart[-1][2] != apart[0][0]  # played by the sender, at once
+    await close(*sockets)
