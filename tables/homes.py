@@ -27,8 +27,8 @@ handed to a home that answers neither with a frame at a later revision nor with 
 meanwhile (looked at every ``LOOK_EVERY`` seconds: its socket closed as the move was on its way), is played
 where it was sent: the ``seq`` it carries then decides, as for any move sent twice. A home that did not answer
 and still holds the table is taken over by the socket that waited, so that one dead process costs its
-tables one wait. On the in-memory layer
-(one process) every move is played where it arrives, and nothing is claimed.
+tables one wait. On the in-memory layer (one process) every move is played where it arrives, and nothing is
+claimed.
 """
 
 from __future__ import annotations
@@ -73,10 +73,10 @@ def claimed(table_id: int, channel_name: str) -> str:
     return channel_name  # (claimed and lost twice in a row: played here, as before any home)
 
 
-def renewed(table_id: int, channel_name: str) -> bool:
-    """Renew ``channel_name``'s claim; False if the claim is another's now (it ran out and was taken)."""
-    home = cache.get(key(table_id))
-    if home not in (None, channel_name):
+def claimed_if(table_id: int, names: tuple, channel_name: str) -> bool:
+    """Claim the table for ``channel_name`` (anew, for CLAIM_FOR seconds) if its claim names one of ``names``
+    (None: nobody): a home renewing its own claim, or a socket taking over a home that did not answer."""
+    if cache.get(key(table_id)) not in names:
         return False
     cache.set(key(table_id), channel_name, CLAIM_FOR)
     return True
@@ -85,14 +85,6 @@ def renewed(table_id: int, channel_name: str) -> bool:
 def holds(table_id: int, channel_name: str) -> bool:
     """Whether the table's claim still names ``channel_name``."""
     return cache.get(key(table_id)) == channel_name
-
-
-def taken_over(table_id: int, gone: str, channel_name: str) -> bool:
-    """Claim the table for ``channel_name`` if its claim still names ``gone`` (a home that did not answer)."""
-    if cache.get(key(table_id)) != gone:
-        return False
-    cache.set(key(table_id), channel_name, CLAIM_FOR)
-    return True
 
 
 def given_up(table_id: int, channel_name: str) -> None:
@@ -135,9 +127,7 @@ class TableHome:
             return
         try:
             await self.channel_layer.send(reply, {"type": "table.refused", "html": refusal})
-        except (
-            ChannelFull
-        ):  # (the sender's queue is full: it has fallen far behind, and will read the table anew)
+        except ChannelFull:  # (the sender has fallen far behind: it reads the table anew)
             logger.info(
                 "A refusal for table %s's socket %s was dropped: its queue is full", self.table_id, reply
             )
@@ -150,11 +140,12 @@ class TableHome:
             return self.home
         self.home = await sync_to_async(claimed, thread_sensitive=False)(self.table_id, self.channel_name)
         self.home_read_at = time.monotonic()
-        if self.home == self.channel_name and self.renewing is None:
+        if self.home == self.channel_name:
             self.became_home()
         return self.home
 
     def became_home(self) -> None:
+        """This socket holds the table's claim: renew it while open (once)."""
         if self.renewing is not None:
             return
         rooms.home_taken(self.table_id, self.channel_name)
@@ -164,8 +155,11 @@ class TableHome:
         try:
             while True:
                 await asyncio.sleep(RENEW_EVERY)
-                if not await sync_to_async(renewed, thread_sensitive=False)(self.table_id, self.channel_name):
-                    break
+                mine = (None, self.channel_name)  # (ran out: nobody took it meanwhile)
+                if not await sync_to_async(claimed_if, thread_sensitive=False)(
+                    self.table_id, mine, self.channel_name
+                ):
+                    break  # (another socket holds it now)
         except asyncio.CancelledError:
             raise
         except Exception:  # (Redis out of reach: the claim runs out by itself, and another socket takes it)
@@ -203,8 +197,8 @@ class TableHome:
             if not await sync_to_async(holds, thread_sensitive=False)(self.table_id, home):
                 break
         else:  # (the home still holds the table and did not answer: its process died, most likely)
-            if await sync_to_async(taken_over, thread_sensitive=False)(
-                self.table_id, home, self.channel_name
+            if await sync_to_async(claimed_if, thread_sensitive=False)(
+                self.table_id, (home,), self.channel_name
             ):
                 self.became_home()
         self.waiting = None

@@ -166,8 +166,8 @@ class Publication:
         # (each viewer's frame at the revision before, when frames are partial: settings.PARTIAL_FRAMES)
         before = rooms.frames_before(table) if settings.PARTIAL_FRAMES else None
         # (other processes' sockets may listen: they keep each whole frame for the change they make next, and
-        # their rooms take the change itself instead of reading the table again: rooms.heard_change)
-        # (not from a table's home, whose changes the other processes' sockets only forward: tables.homes)
+        # their rooms take the change itself instead of reading the table again, rooms.heard_change; but not
+        # from a table's home, whose changes they only forward, as they hand it their moves: tables.homes)
         crossing = between_processes(layer) and not rooms.home_here(table.pk)
         elsewhere = before is not None and crossing
         people = self.people or {}
