@@ -349,6 +349,7 @@ class Stats:
     client_cpu: float = 0.0
     server_cpu: float = 0.0
     server_cpu_seconds: float = 0.0
+    server_split: list[float] = field(default_factory=list)  # each daphne's share of a core, % (several)
     lag: float = 0.0
     problems: list[str] = field(default_factory=list)
     noted: ClassVar[bool] = False  # any problem in the run: the server logs are kept
@@ -760,6 +761,7 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     app.stats = stats
     tasks: set[asyncio.Task] = set()
     cpu0, server0 = os.times(), app.server_cpu()
+    each0 = [server.cpu_seconds() for server in app.servers]
     start = time.perf_counter()
     stats.end = start + duration
     for k in range(int(rate * duration)):
@@ -780,6 +782,9 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     stats.client_cpu = 100 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / duration
     stats.server_cpu = 100 * (server1 - server0) / duration
     stats.server_cpu_seconds = server1 - server0
+    if len(app.servers) > 1:
+        spent = [server.cpu_seconds() - before for server, before in zip(app.servers, each0, strict=True)]
+        stats.server_split = [100 * seconds / duration for seconds in spent]
     if tasks:
         _, pending = await asyncio.wait(set(tasks), timeout=app.frame_timeout + HTTP_TIMEOUT + 5)
         for task in pending:
@@ -883,6 +888,8 @@ def print_row(s: Stats, phase: str) -> None:
         f"{s.client_cpu:>8.0f}{s.server_cpu:>8.0f}",
         flush=True,
     )
+    if s.server_split:
+        print(f"           (server% by daphne: {' / '.join(f'{c:.0f}' for c in s.server_split)})")
     for problem in s.problems:
         print(f"           ! {problem}")
     if s.replaced:
