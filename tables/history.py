@@ -178,14 +178,16 @@ def player_history(user, viewer, filters: HistoryFilters) -> QuerySet[Table]:
 
 
 def history_rows(tables, user, rating_changes: dict | None = None) -> list[dict]:
-    """One row per table (seats already prefetched): opponents, the outcome for ``user``, the score and, from
-    ``rating_changes`` ({table id: ratings.changed(...)}), the rated game's change of rating."""
+    """One row per table (seats already prefetched): opponents, the outcome for ``user`` and their place among
+    how many players (ties share a place: ``ratings.ranks``), the score and, from ``rating_changes`` ({table id:
+    ratings.changed(...)}), the rated game's change of rating."""
     rows = []
     for table in tables:
         seats = sorted(table.seats.all(), key=lambda s: s.index)
         me = next((s.index for s in seats if s.user_id == user.pk), None)
         result = table.result or {"scores": [], "winners": []}
         winners = result.get("winners", [])
+        counted = me is not None and me < len(result["scores"])
         rows.append(
             {
                 "table": table,
@@ -193,7 +195,9 @@ def history_rows(tables, user, rating_changes: dict | None = None) -> list[dict]
                 "opponents": [s for s in seats if s.index != me],
                 "won": me in winners,
                 "shared": me in winners and len(winners) > 1,
-                "score": result["scores"][me] if me is not None and me < len(result["scores"]) else None,
+                "place": ratings.ranks(table)[me] + 1 if counted else None,
+                "players": len(result["scores"]),
+                "score": result["scores"][me] if counted else None,
                 "rating": (rating_changes or {}).get(table.pk),
             }
         )

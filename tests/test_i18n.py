@@ -53,7 +53,19 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Menu", "Notifications"),
+    *(
+        "Joker",
+        "Jokers",
+        "Total",
+        "pts",
+        "Initialisation",
+        "Pile",
+        "Zone",
+        "Raptor",
+        "Menu",
+        "Notifications",
+        "table",
+    ),
     # Chronica's card words that English and French share: a category, an era, a domain and their short forms.
     *("Arts", "Renaissance", "Prestige", "Saint", "MA", "Ant", "Ren", "mulligan"),
 }

@@ -25,6 +25,19 @@ def test_a_player_page_shows_presence_and_the_club_buttons(alice, bob, client_fo
     assert "/players/bob/challenge/" not in own  # not on one's own page
 
 
+def test_a_player_at_several_tables_is_said_to_play_once_with_each_table_linked(
+    alice, bob, client_for, started_table
+):
+    tables = [started_table("cosmic_crowns", [bob, alice]), started_table("five_crowns", [alice, bob])]
+    line = re.search(
+        r'<p class="presence-line">(.*?)</p>', client_for(alice).get("/players/bob/").content.decode()
+    )
+    text = re.sub(r"<[^>]+>", "", line.group(1))
+    assert text.count("playing") == 1, text
+    for table in tables:
+        assert f'<a href="/tables/{table.pk}/">table {table.pk}</a>' in line.group(1)
+
+
 def test_following_and_unfollowing_from_a_player_page(alice, bob, client_for):
     c = client_for(alice)
     assert c.post("/players/bob/follow/").status_code == 302

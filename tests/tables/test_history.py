@@ -158,3 +158,25 @@ def test_the_migration_fills_the_standings_of_games_finished_before_it(games, al
     assert mine[games["won"].pk] == "won" and mine[games["shared"].pk] == "shared"
     assert mine[games["lost"].pk] == "lost" and len(mine) == 6
     assert Standing.objects.filter(table=games["bot"]).count() == 1  # the bot's seat has none
+
+
+def test_a_game_of_more_than_two_that_was_not_won_says_the_place_it_ended_in(client, alice, bob, charlie):
+    """A loss at a table of three or more is a place among the players (ties sharing one), on the history page
+    and the player's page, in both languages; at two it is a loss."""
+    second = finished("cosmic_crowns", [charlie, alice, bob], [0], [9, 5, 2], day=1)
+    tied = finished("cosmic_crowns", [charlie, bob, alice], [0], [9, 4, 4], day=2)
+    last = finished("five_crowns", [alice, bob, charlie], [1], [60, 10, 30], day=3)
+    finished("cosmic_crowns", [alice, bob], [1], [2, 8], day=4)
+    rows = {r["table"].pk: r for r in history.history_rows(Table.objects.filter(seats__user=alice), alice)}
+    assert [(rows[t.pk]["place"], rows[t.pk]["players"]) for t in (second, tied, last)] == [
+        (2, 3),
+        (2, 3),
+        (3, 3),
+    ]
+    client.force_login(alice)
+    for url in ("/history/", "/players/alice/"):
+        page = client.get(url).content.decode()
+        assert page.count("Place 2 of 3") == 2 and page.count("Place 3 of 3") == 1, url
+        assert page.count(">Lost</td>") == 1, url  # (the game of two)
+        french = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+        assert french.count("2e place sur 3") == 2 and "3e place sur 3" in french, url
