@@ -132,8 +132,20 @@ def _page_number(raw) -> int:
     return max(_int(raw, 1) or 1, 1)
 
 
+LEADERS_SHOWN = 5  # the top of each game's leaderboard on the leaderboards' page
+
+
 def leaderboards(request):
-    return render(request, "tables/leaderboards.html", {"games": games_list()})
+    """Every game's best players at a glance, and the visitor's own rank in each."""
+    boards = [
+        {
+            "game": game,
+            "rows": ratings.leaderboard(game.slug, 1, size=LEADERS_SHOWN),
+            "mine": ratings.rank_of(game.slug, request.user),
+        }
+        for game in games_list()
+    ]
+    return render(request, "tables/leaderboards.html", {"boards": boards})
 
 
 def leaderboard(request, slug):

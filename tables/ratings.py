@@ -187,9 +187,10 @@ def board(game: str, bots: bool = False):
     return rows.exclude(user__preference__bot_account=True)
 
 
-def leaderboard(game: str, page: int, bots: bool = False) -> list[dict]:
-    """One page of a game's leaderboard, best conservative rating first (two queries at most)."""
-    start = (page - 1) * LEADERBOARD_PAGE
+def leaderboard(game: str, page: int, bots: bool = False, size: int = LEADERBOARD_PAGE) -> list[dict]:
+    """One page of ``size`` rows of a game's leaderboard, best conservative rating first (two queries at
+    most)."""
+    start = (page - 1) * size
     rows = board(game, bots).select_related("user").order_by("-ordinal", "id")
     return [
         {
@@ -200,7 +201,7 @@ def leaderboard(game: str, page: int, bots: bool = False) -> list[dict]:
             "games": r.games,
             "provisional": provisional(r),
         }
-        for i, r in enumerate(rows[start : start + LEADERBOARD_PAGE])
+        for i, r in enumerate(rows[start : start + size])
     ]
 
 

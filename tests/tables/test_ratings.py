@@ -1,5 +1,7 @@
 """Ratings (openskill Plackett–Luce), leaderboards and player pages."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -187,6 +189,37 @@ def test_leaderboard_and_player_pages_cost_the_same_queries_at_any_size(client, 
     many_ratings(120, start=100)
     assert count_queries(client, "/leaderboards/cosmic_crowns/") == board
     assert count_queries(client, "/players/alice/") == page
+
+
+def test_the_leaderboards_page_shows_each_games_best_players_and_ones_own_rank(client, alice, bob):
+    """Each game's top five, best first, linked to their pages; the visitor's own rank where they have one; a
+    game nobody is rated at says so; and the page's queries do not grow with the players."""
+    many_ratings(7)
+    finished("five_crowns", [alice, bob], [0], [1, 5])
+    client.force_login(alice)
+    before = count_queries(client, "/leaderboards/")
+    page = client.get("/leaderboards/").content.decode()
+    boards = dict(
+        re.findall(
+            r'<section class="panel player-game leaders" aria-labelledby="board-(\w+)">(.*?)</section>',
+            page,
+            re.S,
+        )
+    )
+    assert set(boards) == {"chronica", "cosmic_crowns", "cosplay", "five_crowns"}
+    names = re.findall(r'href="/players/(\w+)/">', boards["cosmic_crowns"])
+    assert names == [f"p{i:05d}" for i in range(5)]
+    assert '<span class="rank">1</span>' in boards["cosmic_crowns"] and "2652" in boards["cosmic_crowns"]
+    assert re.findall(r'href="/players/(\w+)/">', boards["five_crowns"]) == ["alice", "bob"]
+    assert (
+        '<li class="me">' in boards["five_crowns"]
+        and "Your rank: <strong>#1</strong>" in boards["five_crowns"]
+    )
+    assert "Your rank" not in boards["cosmic_crowns"]
+    assert "No rated game of Chronica Universalis yet." in boards["chronica"]
+    assert 'href="/leaderboards/cosmic_crowns/"' in boards["cosmic_crowns"]
+    many_ratings(30, game="chronica", start=100)
+    assert count_queries(client, "/leaderboards/") == before
 
 
 @pytest.mark.django_db
