@@ -160,14 +160,14 @@ def _dealt(game: str, players: int, seed: int, options: str) -> list:
 
 
 def ranking(table: Table, names: list[str]) -> list[dict]:
-    """Seats from best to worst, by the result's scores (lowest first where the game counts penalties)."""
-    result = table.result or {}
-    scores = result.get("scores", [])
-    winners = set(result.get("winners", []))
-    lowest_wins = table.engine.low_score_wins
-    order = sorted(
-        range(len(scores)), key=lambda s: (s not in winners, scores[s] if lowest_wins else -scores[s])
-    )
+    """Seats from best to worst, by their places (``ratings.ranks``: the winners, then by score, lowest first
+    where the game counts penalties), in seat order within a tie."""
+    from tables import ratings
+
+    result = table.result
+    scores, winners = result["scores"], set(result["winners"])
+    places = ratings.ranks(table)
+    order = sorted(range(len(scores)), key=lambda s: (places[s], s))
     return [{"seat": s, "name": names[s], "score": scores[s], "winner": s in winners} for s in order]
 
 

@@ -273,3 +273,22 @@ def test_the_pages_write_a_rating_with_the_one_display_text():
         "{% load table_tags %}{{ a|rating_text:True }} {{ b|rating_text:False }} [{{ c|rating_text:True }}]"
     )
     assert page.render(Context({"a": 1500, "b": 1623, "c": None})) == "1500? 1623 []"
+
+
+def test_the_final_standings_and_the_places_rank_the_seats_alike(alice, bob, charlie):
+    """The result panel's places (``ratings.ranks``) and the final standings (``selectors.ranking``) come from
+    one rule: winners first, then by score (lowest first where penalties count), a tie sharing its place and
+    listed in seat order."""
+    from tables import selectors
+
+    names = ["alice", "bob", "charlie", "dave"]
+    cosmic = finished("cosmic_crowns", [alice, bob, charlie, None], [2], [5, 8, 12, 8])
+    assert ratings.ranks(cosmic) == [2, 1, 0, 1]
+    assert [r["seat"] for r in selectors.ranking(cosmic, names)] == [2, 1, 3, 0]
+    five = finished("five_crowns", [alice, bob, charlie], [1], [40, 12, 25])
+    assert ratings.ranks(five) == [2, 0, 1]
+    assert [(r["name"], r["score"], r["winner"]) for r in selectors.ranking(five, names)] == [
+        ("bob", 12, True),
+        ("charlie", 25, False),
+        ("alice", 40, False),
+    ]
