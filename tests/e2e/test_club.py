@@ -55,6 +55,7 @@ def test_a_challenge_sent_from_a_player_page_is_accepted_in_another_browser(serv
     shot(alice, f"club-01-player-{width}-{lang}")
     alice.click(f"a[href='/players/{b_name}/challenge/']")
     alice.wait_for_selector("form.challenge-form")
+    alice.wait_for_load_state()  # (site.js, deferred, listens for the choice once the page has loaded)
     with alice.expect_navigation():
         alice.select_option("select[name=game]", "five_crowns")  # the form follows the game chosen
     alice.wait_for_selector("form.challenge-form input[name=game][value=five_crowns]", state="attached")
