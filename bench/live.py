@@ -477,8 +477,9 @@ class App:
             proxy=None,
         )
 
-    def server_cpu(self) -> float:
-        return sum(s.cpu_seconds() for s in self.servers)
+    def server_cpu(self) -> list[float]:
+        """Each daphne's CPU seconds so far (utime + stime from /proc)."""
+        return [s.cpu_seconds() for s in self.servers]
 
     async def open_tables(self, count: int, seed: int = 1) -> None:
         tables = [LiveTable(self, slot, random.Random(seed * 1000 + slot)) for slot in range(count)]
@@ -761,7 +762,6 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
     app.stats = stats
     tasks: set[asyncio.Task] = set()
     cpu0, server0 = os.times(), app.server_cpu()
-    each0 = [server.cpu_seconds() for server in app.servers]
     start = time.perf_counter()
     stats.end = start + duration
     for k in range(int(rate * duration)):
@@ -779,11 +779,11 @@ async def run_phase(app: App, rate: float, duration: float) -> Stats:
         task.add_done_callback(tasks.discard)
     await asyncio.sleep(max(0.0, stats.end - time.perf_counter()))
     cpu1, server1 = os.times(), app.server_cpu()
+    spent = [after - before for after, before in zip(server1, server0, strict=True)]
     stats.client_cpu = 100 * (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / duration
-    stats.server_cpu = 100 * (server1 - server0) / duration
-    stats.server_cpu_seconds = server1 - server0
-    if len(app.servers) > 1:
-        spent = [server.cpu_seconds() - before for server, before in zip(app.servers, each0, strict=True)]
+    stats.server_cpu = 100 * sum(spent) / duration
+    stats.server_cpu_seconds = sum(spent)
+    if len(spent) > 1:
         stats.server_split = [100 * seconds / duration for seconds in spent]
     if tasks:
         _, pending = await asyncio.wait(set(tasks), timeout=app.frame_timeout + HTTP_TIMEOUT + 5)

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from rules import registry
 from rules.core import move_as_seen, narrate
+from tables import ratings
 from tables.models import Challenge, Move, Seat, Table
 
 RECENT_MOVES = 12  # the log of a game being played shows its last moves; a finished game's shows all
@@ -162,8 +163,6 @@ def _dealt(game: str, players: int, seed: int, options: str) -> list:
 def ranking(table: Table, names: list[str]) -> list[dict]:
     """Seats from best to worst, by their places (``ratings.ranks``: the winners, then by score, lowest first
     where the game counts penalties), in seat order within a tie."""
-    from tables import ratings
-
     result = table.result
     scores, winners = result["scores"], set(result["winners"])
     places = ratings.ranks(table)
@@ -175,8 +174,6 @@ def final_result(table: Table, seats: list[Seat]) -> dict | None:
     """How a finished game ended, for the result panel and the API's ``result``: the engine's result (scores,
     winners) with each seat's placing (ties share one: ``ratings.ranks``), its person and, on a rated table,
     each rated person's rating before and after on both scales. None until the game is finished."""
-    from tables import ratings
-
     if table.status != Table.FINISHED or not table.result:
         return None
     result = table.result

@@ -53,19 +53,8 @@ SKIPPED = {"script", "style", "code"}
 SAME_IN_FRENCH = {
     *("Type", "Date", "Mode", "Bots", "bots", "bot", "Decks", "Deck", "Page", "Action", "Actions", "Bonus"),
     *("Drama", "Score", "Assassin", "clans", "Influence", "Sacrifice", "Fatigue", "duo", "trio", "Message"),
-    *(
-        "Joker",
-        "Jokers",
-        "Total",
-        "pts",
-        "Initialisation",
-        "Pile",
-        "Zone",
-        "Raptor",
-        "Menu",
-        "Notifications",
-        "table",
-    ),
+    *("Joker", "Jokers", "Total", "pts", "Initialisation", "Pile", "Zone", "Raptor", "Menu", "Notifications"),
+    "table",  # (a link to a table by its number: "table 12")
     # Chronica's card words that English and French share: a category, an era, a domain and their short forms.
     *("Arts", "Renaissance", "Prestige", "Saint", "MA", "Ant", "Ren", "mulligan"),
 }
